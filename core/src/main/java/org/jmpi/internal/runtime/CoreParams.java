@@ -1,0 +1,41 @@
+package org.jmpi.internal.runtime;
+
+import org.jmpi.spi.ParamSpec;
+
+import java.util.List;
+
+/**
+ * The core's parameters. Every limit of the protocol and progress engines is one of these; see
+ * docs/parameters.md (ParamsDocTest keeps that table complete).
+ */
+public final class CoreParams
+{
+    public static final ParamSpec EAGER_LIMIT = new ParamSpec("jmpi.eager.limit", "4k", "bytes",
+        "Largest message payload sent eagerly; larger messages use the rendezvous protocol.");
+    public static final ParamSpec FRAGMENT_SIZE = new ParamSpec("jmpi.fragment.size", "32k", "bytes",
+        "Payload bytes per rendezvous fragment (capped by the transport's maximum frame).");
+    public static final ParamSpec EAGER_WINDOW = new ParamSpec("jmpi.eager.window", "256k", "bytes",
+        "Per sender-receiver pair: eager bytes a sender may have unacknowledged at a receiver; beyond it messages go by rendezvous, so unexpected messages never exhaust a receiver's memory.");
+    public static final ParamSpec RNDV_WINDOW = new ParamSpec("jmpi.rndv.window", "8", "fragments",
+        "Rendezvous fragments a sender may have in flight before the receiver acknowledges them.");
+    public static final ParamSpec IDLE_SPINS = new ParamSpec("jmpi.idle.spins", "1000", "iterations",
+        "Waiting: busy-spin iterations before yielding.");
+    public static final ParamSpec IDLE_YIELDS = new ParamSpec("jmpi.idle.yields", "100", "iterations",
+        "Waiting: Thread.yield iterations before parking.");
+    public static final ParamSpec IDLE_MIN_PARK = new ParamSpec("jmpi.idle.park.min", "1000", "ns",
+        "Waiting: first park period; doubles up to the maximum.");
+    public static final ParamSpec IDLE_MAX_PARK = new ParamSpec("jmpi.idle.park.max", "100000", "ns",
+        "Waiting: longest park period between polls of the transports.");
+    public static final ParamSpec ASYNC_PROGRESS = new ParamSpec("jmpi.progress.async", "false", "boolean",
+        "Run a progress thread per rank that completes nonblocking work while the application computes.");
+    public static final ParamSpec INIT_TIMEOUT = new ParamSpec("jmpi.init.timeout", "60000", "ms",
+        "How long init and finalize wait for the other ranks at the bootstrap.");
+
+    public static final List<ParamSpec> ALL = List.of(
+        EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW, RNDV_WINDOW,
+        IDLE_SPINS, IDLE_YIELDS, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT);
+
+    private CoreParams()
+    {
+    }
+}

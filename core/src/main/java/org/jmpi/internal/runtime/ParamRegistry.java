@@ -1,0 +1,35 @@
+package org.jmpi.internal.runtime;
+
+import org.jmpi.spi.ParamSpec;
+import org.jmpi.spi.TransportProvider;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+
+/** Every parameter jmpi reads: the core's and each transport's. What {@code jmpirun --info} prints. */
+public final class ParamRegistry
+{
+    private ParamRegistry()
+    {
+    }
+
+    /** The core's parameters, then each transport provider's, in provider order. */
+    public static List<ParamSpec> all()
+    {
+        final List<ParamSpec> all = new ArrayList<>(CoreParams.ALL);
+        for (final TransportProvider provider : ServiceLoader.load(TransportProvider.class))
+        {
+            all.addAll(provider.params());
+        }
+        return all;
+    }
+
+    /** The transport providers on the class path, for {@code jmpirun --info}. */
+    public static List<TransportProvider> providers()
+    {
+        final List<TransportProvider> providers = new ArrayList<>();
+        ServiceLoader.load(TransportProvider.class).forEach(providers::add);
+        return providers;
+    }
+}

@@ -1,0 +1,14 @@
+package org.jmpi.spi;
+
+import org.agrona.DirectBuffer;
+
+/** Receives inbound frames; the buffer region is valid only during the call. */
+@FunctionalInterface
+public interface FrameHandler
+{
+    /**
+     * @param srcRank    the sender's world rank.
+     * @param attachment the object the sender attached, or {@code null}.
+     */
+    void onFrame(int srcRank, DirectBuffer buffer, int index, int lengthBytes, Object attachment);
+}
