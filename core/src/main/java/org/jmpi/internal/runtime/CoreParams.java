@@ -16,8 +16,6 @@ public final class CoreParams
         "Payload bytes per rendezvous fragment (capped by the transport's maximum frame).");
     public static final ParamSpec EAGER_WINDOW = new ParamSpec("jmpi.eager.window", "256k", "bytes",
         "Per sender-receiver pair: eager bytes a sender may have unacknowledged at a receiver; beyond it messages go by rendezvous, so unexpected messages never exhaust a receiver's memory.");
-    public static final ParamSpec RNDV_WINDOW = new ParamSpec("jmpi.rndv.window", "8", "fragments",
-        "Rendezvous fragments a sender may have in flight before the receiver acknowledges them.");
     public static final ParamSpec IDLE_SPINS = new ParamSpec("jmpi.idle.spins", "1000", "iterations",
         "Waiting: busy-spin iterations before yielding.");
     public static final ParamSpec IDLE_YIELDS = new ParamSpec("jmpi.idle.yields", "100", "iterations",
@@ -32,7 +30,7 @@ public final class CoreParams
         "How long init and finalize wait for the other ranks at the bootstrap.");
 
     public static final List<ParamSpec> ALL = List.of(
-        EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW, RNDV_WINDOW,
+        EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW,
         IDLE_SPINS, IDLE_YIELDS, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT);
 
     private CoreParams()

@@ -1,0 +1,94 @@
+package org.jmpi.bench;
+
+import org.jmpi.Comm;
+import org.jmpi.Datatype;
+import org.jmpi.Mpi;
+
+import java.nio.ByteBuffer;
+
+/**
+ * OSU-style ping-pong latency between ranks 0 and 1 (the method of osu_latency): for each size, a
+ * warm-up, then {@code iterations} round trips; one-way latency is half the mean round trip.
+ * Bandwidth is size / one-way latency. Output, like osu_latency:
+ * <pre>
+ * # jmpi ping-pong latency
+ * # Size          Latency (us)   Bandwidth (MB/s)
+ * 8                      0.52              15.38
+ * </pre>
+ * Usage: {@code bin/jmpirun -np 2 -cp bench/target/classes org.jmpi.bench.OsuLatency [maxBytes] [--direct]}
+ * ({@code --direct}: direct ByteBuffers instead of byte[]). Ranks beyond 1 only join the barriers.
+ */
+public final class OsuLatency
+{
+    private static final int SMALL_ITERATIONS = 20_000;
+    private static final int SMALL_WARMUP = 5_000;
+    private static final int LARGE_ITERATIONS = 200;
+    private static final int LARGE_WARMUP = 20;
+    private static final int LARGE_SIZE = 64 * 1024;
+
+    private OsuLatency()
+    {
+    }
+
+    public static void main(final String[] args)
+    {
+        int maxBytes = 4 << 20;
+        boolean direct = false;
+        for (final String a : args)
+        {
+            if (a.equals("--direct"))
+            {
+                direct = true;
+            }
+            else if (!a.startsWith("-"))
+            {
+                maxBytes = Integer.parseInt(a);
+            }
+        }
+        try (Mpi mpi = Mpi.init(args))
+        {
+            final Comm world = mpi.world();
+            final int rank = world.rank();
+            if (world.size() < 2)
+            {
+                throw new IllegalStateException("OsuLatency needs 2 ranks");
+            }
+            final Object buf = direct ? ByteBuffer.allocateDirect(Math.max(1, maxBytes)) : new byte[Math.max(1, maxBytes)];
+            if (rank == 0)
+            {
+                System.out.println("# jmpi ping-pong latency (" + (direct ? "direct ByteBuffer" : "byte[]") + ", " + world.size() + " ranks)");
+                System.out.printf("# %-12s %14s %18s%n", "Size", "Latency (us)", "Bandwidth (MB/s)");
+            }
+            for (int size = 0; size <= maxBytes; size = size == 0 ? 1 : size * 2)
+            {
+                final boolean large = size > LARGE_SIZE;
+                final int iterations = large ? LARGE_ITERATIONS : SMALL_ITERATIONS;
+                final int warmup = large ? LARGE_WARMUP : SMALL_WARMUP;
+                world.barrier();
+                double start = 0;
+                for (int i = 0; i < iterations + warmup; i++)
+                {
+                    if (i == warmup)
+                    {
+                        start = Mpi.wtime();
+                    }
+                    if (rank == 0)
+                    {
+                        world.send(buf, 0, size, Datatype.BYTE, 1, 1);
+                        world.recv(buf, 0, size, Datatype.BYTE, 1, 1);
+                    }
+                    else if (rank == 1)
+                    {
+                        world.recv(buf, 0, size, Datatype.BYTE, 0, 1);
+                        world.send(buf, 0, size, Datatype.BYTE, 0, 1);
+                    }
+                }
+                if (rank == 0)
+                {
+                    final double oneWayUs = (Mpi.wtime() - start) * 1e6 / (2.0 * iterations);
+                    System.out.printf("%-14d %14.2f %18.2f%n", size, oneWayUs, size / oneWayUs);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package org.jmpi;
+
+import org.jmpi.internal.pt2pt.BsendBuffer;
+import org.jmpi.internal.runtime.RankRuntime;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The MPI environment of one rank (MPI 4.1 ch. 11): {@link #init} joins the job, {@link #close()}
+ * finalizes.
+ * <pre>{@code
+ * try (Mpi mpi = Mpi.init(args)) {
+ *     Comm world = mpi.world();
+ *     ...
+ * }
+ * }</pre>
+ * A rank is a process started by {@code jmpirun}, a thread started by {@code jmpirun --threads} (or a
+ * test's in-JVM job), or, without either, a world of one rank.
+ *
+ * <p>Threading: init and close on the rank's main thread; the rest as the thread level allows.
+ */
+public final class Mpi implements AutoCloseable
+{
+    /** Bytes each buffered send takes from the attached buffer beyond its data (MPI_BSEND_OVERHEAD). */
+    public static final int BSEND_OVERHEAD = BsendBuffer.OVERHEAD_BYTES;
+
+    private static final ConcurrentHashMap<Object, Mpi> INSTANCES = new ConcurrentHashMap<>();
+
+    private final RankRuntime runtime;
+    private final Comm world;
+    private final Comm self;
+    private volatile boolean finalized;
+
+    private Mpi(final RankRuntime runtime)
+    {
+        this.runtime = runtime;
+        this.world = new Comm(runtime.world());
+        this.self = new Comm(runtime.self());
+    }
+
+    /** MPI_Init: joins the job with {@link ThreadLevel#SINGLE}. */
+    public static Mpi init(final String[] args)
+    {
+        return init(args, ThreadLevel.SINGLE);
+    }
+
+    /**
+     * MPI_Init_thread: joins the job with the thread level asked for (every level is provided).
+     *
+     * @throws MpiException ERR_OTHER when this rank is already initialised or finalized.
+     */
+    public static Mpi init(final String[] args, final ThreadLevel required)
+    {
+        if (required == null)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "init: thread level is null");
+        }
+        final Object key = RankRuntime.instanceKey();
+        final Mpi existing = INSTANCES.get(key);
+        if (existing != null)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, existing.finalized ?
+                "init: MPI was already finalized on this rank" : "init: MPI is already initialised on this rank");
+        }
+        final Mpi mpi = new Mpi(RankRuntime.start(required));
+        INSTANCES.put(key, mpi);
+        return mpi;
+    }
+
+    /** MPI_Initialized: whether init has been called on this rank (stays true after finalize). */
+    public static boolean initialized()
+    {
+        return INSTANCES.containsKey(RankRuntime.instanceKey());
+    }
+
+    /** MPI_Finalized: whether finalize has completed on this rank. */
+    public static boolean finalized()
+    {
+        final Mpi mpi = INSTANCES.get(RankRuntime.instanceKey());
+        return mpi != null && mpi.finalized;
+    }
+
+    /** This rank's environment, for libraries that did not call init themselves. */
+    public static Mpi current()
+    {
+        final Mpi mpi = INSTANCES.get(RankRuntime.instanceKey());
+        if (mpi == null || mpi.finalized)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "MPI is not initialised on this rank");
+        }
+        return mpi;
+    }
+
+    /** MPI_COMM_WORLD. */
+    public Comm world()
+    {
+        return world;
+    }
+
+    /** MPI_COMM_SELF. */
+    public Comm self()
+    {
+        return self;
+    }
+
+    /** The thread level provided (MPI_Query_thread). */
+    public ThreadLevel threadLevel()
+    {
+        return runtime.threadLevel();
+    }
+
+    /** MPI_Is_thread_main: whether the caller is the thread that called init. */
+    public boolean isThreadMain()
+    {
+        return Thread.currentThread() == runtime.mainThread();
+    }
+
+    /** MPI_Get_processor_name: this node's host name. */
+    public String processorName()
+    {
+        return runtime.processorName();
+    }
+
+    /** MPI_Wtime: seconds since an arbitrary origin, from a monotonic clock. Not synchronised across nodes. */
+    public static double wtime()
+    {
+        return System.nanoTime() * 1e-9;
+    }
+
+    /** MPI_Wtick: the resolution of {@link #wtime()}, in seconds. */
+    public static double wtick()
+    {
+        return 1e-9;
+    }
+
+    /** MPI_Abort on world: stops every rank with {@code code}. Does not return. */
+    public void abort(final int code)
+    {
+        world.abort(code);
+    }
+
+    /**
+     * MPI_Buffer_attach: the buffer (a {@code byte[]} or {@code ByteBuffer}) that buffered sends copy
+     * into. Each message takes its packed size plus {@link #BSEND_OVERHEAD}.
+     */
+    public void bufferAttach(final Object buffer)
+    {
+        try
+        {
+            runtime.bsendBuffer().attach(buffer);
+        }
+        catch (final MpiException ex)
+        {
+            throw world.state().handle(ex);
+        }
+    }
+
+    /** MPI_Buffer_detach: waits until every buffered message has left, then returns the buffer. */
+    public Object bufferDetach()
+    {
+        final BsendBuffer bb = runtime.bsendBuffer();
+        if (!bb.attached())
+        {
+            throw world.state().handle(new MpiException(ErrorClass.ERR_BUFFER, "bufferDetach: no buffer attached"));
+        }
+        runtime.engine().await(bb::isEmpty);
+        return bb.detach();
+    }
+
+    /** MPI_Finalize: waits for the other ranks, then releases the transports. Idempotent. */
+    @Override
+    public void close()
+    {
+        if (finalized)
+        {
+            return;
+        }
+        runtime.finish();
+        finalized = true;
+    }
+}

@@ -1,0 +1,53 @@
+package org.jmpi.internal.bootstrap;
+
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.regex.Pattern;
+
+/**
+ * The contract between a launcher and the ranks it starts: the environment variables jmpirun sets in
+ * every rank JVM, and the bootstrap keys by which the core reports a rank's progress through init and
+ * finalize (the launcher tells a rank that exited properly from one that did not by them).
+ *
+ * <p>Constants only; immutable.
+ */
+public final class BootstrapEnv
+{
+    /** This rank's number in the world communicator, {@code 0..size-1}. */
+    public static final String RANK_ENV_NAME = "JMPI_RANK";
+    /** Number of ranks in the job. */
+    public static final String SIZE_ENV_NAME = "JMPI_SIZE";
+    /** The job's id, {@code [A-Za-z0-9-]+}: unique per job, used in /dev/shm file names. */
+    public static final String JOB_ID_ENV_NAME = "JMPI_JOB_ID";
+    /** Where the launcher's bootstrap service listens: {@code 127.0.0.1:port}. */
+    public static final String BOOTSTRAP_ENV_NAME = "JMPI_BOOTSTRAP";
+    /** The job's secret, hex ({@link BootstrapAuth#SECRET_LENGTH} bytes); every connection proves it. */
+    public static final String SECRET_ENV_NAME = "JMPI_SECRET";
+    /**
+     * Optional: the launcher's pid. While a rank's bootstrap is open, the rank halts (exit code 1) when
+     * that process ends, so a launcher killed with SIGKILL leaves no orphan ranks.
+     */
+    public static final String LAUNCHER_PID_ENV_NAME = "JMPI_LAUNCHER_PID";
+
+    /** The core puts {@code INIT_KEY_PREFIX + rank} when the rank's init completes. */
+    public static final String INIT_KEY_PREFIX = "jmpi.init.";
+    /** The core puts {@code FINALIZED_KEY_PREFIX + rank} when the rank's finalize completes. */
+    public static final String FINALIZED_KEY_PREFIX = "jmpi.finalized.";
+
+    /** What a job id must match. */
+    public static final Pattern JOB_ID_PATTERN = Pattern.compile("[A-Za-z0-9-]{1,64}");
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private BootstrapEnv()
+    {
+    }
+
+    /** A random job id of 16 lowercase hex digits (64 bits). */
+    public static String newJobId()
+    {
+        final byte[] bytes = new byte[8];
+        RANDOM.nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+}

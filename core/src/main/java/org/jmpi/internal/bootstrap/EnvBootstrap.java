@@ -1,0 +1,148 @@
+package org.jmpi.internal.bootstrap;
+
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.internal.runtime.CoreParams;
+import org.jmpi.spi.Bootstrap;
+import org.jmpi.spi.Params;
+
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How a rank finds its bootstrap: {@code Mpi.init} calls {@link #fromEnvironment()}. A rank started by
+ * jmpirun finds the variables of {@link BootstrapEnv} and connects to the launcher with
+ * {@link TcpBootstrap}; a program started any other way runs as a singleton ({@code null}). Other
+ * launchers (Slurm, later) add their own detection here.
+ *
+ * <p>Stateless; any thread.
+ */
+public final class EnvBootstrap
+{
+    private EnvBootstrap()
+    {
+    }
+
+    /**
+     * The bootstrap of a rank started by jmpirun, connected and authenticated, or {@code null} when this
+     * process was not started by a launcher. Connecting waits up to {@code jmpi.init.timeout}.
+     *
+     * @throws MpiException ERR_OTHER when the variables are present but malformed, or the launcher
+     * cannot be reached or rejects the secret.
+     */
+    public static Bootstrap fromEnvironment()
+    {
+        return fromEnvironment(System.getenv());
+    }
+
+    /** As {@link #fromEnvironment()}, reading {@code env} instead of the process environment. */
+    public static Bootstrap fromEnvironment(final Map<String, String> env)
+    {
+        final String endpoint = env.get(BootstrapEnv.BOOTSTRAP_ENV_NAME);
+        if (endpoint == null || endpoint.isBlank())
+        {
+            return null;
+        }
+        final int size = intVar(env, BootstrapEnv.SIZE_ENV_NAME, 1);
+        final int rank = intVar(env, BootstrapEnv.RANK_ENV_NAME, 0);
+        if (rank >= size)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + BootstrapEnv.RANK_ENV_NAME + "=" + rank +
+                " is not below " + BootstrapEnv.SIZE_ENV_NAME + "=" + size);
+        }
+        final String jobId = required(env, BootstrapEnv.JOB_ID_ENV_NAME);
+        if (!BootstrapEnv.JOB_ID_PATTERN.matcher(jobId).matches())
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + BootstrapEnv.JOB_ID_ENV_NAME + "=" + jobId +
+                " does not match " + BootstrapEnv.JOB_ID_PATTERN.pattern());
+        }
+        final byte[] secret;
+        try
+        {
+            secret = BootstrapAuth.decodeSecret(required(env, BootstrapEnv.SECRET_ENV_NAME));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + BootstrapEnv.SECRET_ENV_NAME + " is malformed: " + ex.getMessage());
+        }
+        final InetSocketAddress address = parseAddress(endpoint);
+        final long timeoutNs = TimeUnit.MILLISECONDS.toNanos(new Params(Map.of(), env).getLong(CoreParams.INIT_TIMEOUT));
+        final TcpBootstrap bootstrap = TcpBootstrap.connect(address, rank, size, jobId, secret, timeoutNs);
+        final String launcherPid = env.get(BootstrapEnv.LAUNCHER_PID_ENV_NAME);
+        if (launcherPid != null && !launcherPid.isBlank())
+        {
+            LauncherWatch.watch(parsePid(launcherPid), rank);
+        }
+        return bootstrap;
+    }
+
+    static InetSocketAddress parseAddress(final String endpoint)
+    {
+        final int colon = endpoint.lastIndexOf(':');
+        if (colon <= 0 || colon == endpoint.length() - 1)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + BootstrapEnv.BOOTSTRAP_ENV_NAME + "=" + endpoint +
+                " is not host:port");
+        }
+        final int port;
+        try
+        {
+            port = Integer.parseInt(endpoint.substring(colon + 1).trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + BootstrapEnv.BOOTSTRAP_ENV_NAME + "=" + endpoint +
+                " has no numeric port");
+        }
+        if (port < 1 || port > 65535)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + BootstrapEnv.BOOTSTRAP_ENV_NAME + "=" + endpoint +
+                " has port out of range");
+        }
+        return new InetSocketAddress(endpoint.substring(0, colon).trim(), port);
+    }
+
+    private static long parsePid(final String text)
+    {
+        try
+        {
+            return Long.parseLong(text.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + BootstrapEnv.LAUNCHER_PID_ENV_NAME + "=" + text +
+                " is not a pid");
+        }
+    }
+
+    private static String required(final Map<String, String> env, final String name)
+    {
+        final String value = env.get(name);
+        if (value == null || value.isBlank())
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + BootstrapEnv.BOOTSTRAP_ENV_NAME +
+                " is set but " + name + " is missing");
+        }
+        return value.trim();
+    }
+
+    private static int intVar(final Map<String, String> env, final String name, final int min)
+    {
+        final String text = required(env, name);
+        final int value;
+        try
+        {
+            value = Integer.parseInt(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + name + "=" + text + " is not a number");
+        }
+        if (value < min)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + name + "=" + text + " is below " + min);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,318 @@
+package org.jmpi.internal.engine;
+
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One rank's progress engine: it owns the protocol state and the transports, and is driven by
+ * exactly one thread at a time, so the protocol needs no locks.
+ *
+ * <p>Two modes:
+ * <ol>
+ * <li><b>Direct</b> (SINGLE, FUNNELED, SERIALIZED without async progress): the calling application
+ * thread runs commands inline and polls the transports while it waits. A second thread calling in
+ * concurrently is rejected with ERR_OTHER rather than corrupting state.</li>
+ * <li><b>Offload</b> (MULTIPLE, or async progress on): a progress thread owns the engine. Callers on
+ * any thread, virtual threads included, enqueue commands and park until their request completes;
+ * the progress thread unparks them. A parked virtual thread unmounts from its carrier.</li>
+ * </ol>
+ * Idling is spin, then yield, then park with exponential back-off ({@link Idler}), so several ranks
+ * on few cores still progress; threads of this JVM that deliver frames call {@link #wakeup()}, which
+ * unparks the engine's thread only while it is actually parked.
+ */
+public final class ProgressEngine
+{
+    /** What the engine polls: the protocol over all transports. */
+    public interface Pollable
+    {
+        /** Polls once; returns the work done (0 = idle). Engine thread only. */
+        int poll();
+    }
+
+    private final Pollable pollable;
+    private final boolean offload;
+    private final IdleSpec idleSpec;
+    private final ManyToOneConcurrentLinkedQueue<Runnable> commands = new ManyToOneConcurrentLinkedQueue<>();
+    /** Direct mode: the thread driving the engine now (null when none); re-entrant for that thread. */
+    private final AtomicReference<Thread> directOwner = new AtomicReference<>();
+    private int directDepth;
+    private final Thread progressThread;
+    private volatile Thread idleThread;
+    private volatile boolean parked;
+    private volatile boolean running = true;
+    private volatile Runnable abortCheck = () -> { };
+    private volatile Throwable progressFailure;
+
+    /** Idle tuning: spins, yields, then parks from min to max nanoseconds. */
+    public record IdleSpec(long spins, long yields, long minParkNs, long maxParkNs)
+    {
+    }
+
+    /**
+     * Spin, yield, then park with doubling periods; resets on work. Like Agrona's BackoffIdleStrategy,
+     * but it flags the engine as parked around each park so {@link #wakeup()} can skip the unpark (a
+     * mutex and a signal in HotSpot) while the engine is merely spinning.
+     */
+    private final class Idler
+    {
+        private long count;
+        private long parkNs;
+
+        void idle(final int work)
+        {
+            if (work > 0)
+            {
+                count = 0;
+                parkNs = idleSpec.minParkNs();
+                return;
+            }
+            if (count < idleSpec.spins())
+            {
+                count++;
+                Thread.onSpinWait();
+            }
+            else if (count < idleSpec.spins() + idleSpec.yields())
+            {
+                count++;
+                Thread.yield();
+            }
+            else
+            {
+                parked = true;
+                LockSupport.parkNanos(Math.max(1, parkNs));
+                parked = false;
+                parkNs = Math.min(Math.max(1, parkNs) * 2, idleSpec.maxParkNs());
+            }
+        }
+    }
+
+    public ProgressEngine(final Pollable pollable, final boolean offload, final IdleSpec idleSpec, final String name)
+    {
+        this.pollable = pollable;
+        this.offload = offload;
+        this.idleSpec = idleSpec;
+        if (offload)
+        {
+            progressThread = Thread.ofPlatform().daemon(true).name(name).unstarted(this::runProgressLoop);
+        }
+        else
+        {
+            progressThread = null;
+        }
+    }
+
+    /** Starts the progress thread (offload mode); the protocol must be ready. */
+    public void start()
+    {
+        if (progressThread != null)
+        {
+            progressThread.start();
+        }
+    }
+
+    /** Sets what is checked while waiting: it throws when the job was aborted. */
+    public void abortCheck(final Runnable check)
+    {
+        this.abortCheck = check;
+    }
+
+    public boolean offload()
+    {
+        return offload;
+    }
+
+    /** Whether the calling thread is the one driving the engine right now. */
+    public boolean onEngineThread()
+    {
+        return offload ? Thread.currentThread() == progressThread : directOwner.get() == Thread.currentThread();
+    }
+
+    /**
+     * Runs {@code command} on the engine: inline in direct mode, else on the progress thread.
+     * Returns once the command ran (direct) or was queued (offload).
+     */
+    public void execute(final Runnable command)
+    {
+        if (offload)
+        {
+            if (Thread.currentThread() == progressThread)
+            {
+                command.run();
+                return;
+            }
+            checkProgressThread();
+            commands.offer(command);
+            LockSupport.unpark(progressThread);
+        }
+        else
+        {
+            enterDirect();
+            try
+            {
+                command.run();
+            }
+            finally
+            {
+                exitDirect();
+            }
+        }
+    }
+
+    /**
+     * Waits until {@code done} holds. In direct mode the caller polls the engine, idling between
+     * polls; in offload mode it parks and relies on whoever completes its work to unpark it (the
+     * condition's owner registers the waiting thread) and re-checks at least every millisecond.
+     */
+    public void await(final BooleanSupplier done)
+    {
+        if (offload)
+        {
+            while (!done.getAsBoolean())
+            {
+                abortCheck.run();
+                checkProgressThread();
+                LockSupport.parkNanos(1_000_000L);
+            }
+            return;
+        }
+        enterDirect();
+        final Idler idle = new Idler();
+        idleThread = Thread.currentThread();
+        try
+        {
+            int checks = 0;
+            while (!done.getAsBoolean())
+            {
+                final int work = pollable.poll();
+                if (work == 0 && (++checks & 0x3F) == 0)
+                {
+                    abortCheck.run();
+                }
+                idle.idle(work);
+            }
+        }
+        finally
+        {
+            idleThread = null;
+            exitDirect();
+        }
+    }
+
+    /** Polls once if the engine is driven by the caller (direct mode); otherwise nothing. */
+    public void pollOnce()
+    {
+        if (offload)
+        {
+            checkProgressThread();
+            return;
+        }
+        enterDirect();
+        try
+        {
+            pollable.poll();
+        }
+        finally
+        {
+            exitDirect();
+        }
+    }
+
+    /** Polls once from within the engine (a command already running on the engine). */
+    public int pollFromEngine()
+    {
+        return pollable.poll();
+    }
+
+    /** Cuts short an idle park of the engine's thread. Any thread. */
+    public void wakeup()
+    {
+        final Thread t = idleThread;
+        if (t != null && parked)
+        {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** Stops the progress thread after it has drained its queue. */
+    public void close()
+    {
+        running = false;
+        if (progressThread != null && progressThread.isAlive())
+        {
+            LockSupport.unpark(progressThread);
+            try
+            {
+                progressThread.join(5_000);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void enterDirect()
+    {
+        final Thread me = Thread.currentThread();
+        if (directOwner.get() == me)
+        {
+            directDepth++;
+            return;
+        }
+        if (!directOwner.compareAndSet(null, me))
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER,
+                "concurrent MPI calls on one rank: initialise with ThreadLevel.MULTIPLE to call from several threads at once");
+        }
+        directDepth = 1;
+    }
+
+    private void exitDirect()
+    {
+        if (--directDepth == 0)
+        {
+            directOwner.set(null);
+        }
+    }
+
+    private void checkProgressThread()
+    {
+        final Throwable failure = progressFailure;
+        if (failure != null)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "progress thread failed: " + failure, failure);
+        }
+    }
+
+    private void runProgressLoop()
+    {
+        final Idler idle = new Idler();
+        idleThread = progressThread;
+        try
+        {
+            while (running || !commands.isEmpty())
+            {
+                int work = 0;
+                Runnable command;
+                while ((command = commands.poll()) != null)
+                {
+                    command.run();
+                    work++;
+                }
+                work += pollable.poll();
+                idle.idle(work);
+            }
+        }
+        catch (final Throwable ex)
+        {
+            progressFailure = ex;
+            System.err.println("jmpi: progress thread failed: " + ex);
+            ex.printStackTrace();
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package org.jmpi.internal.pt2pt;
+
+import org.jmpi.ErrorHandler;
+import org.jmpi.MpiException;
+import org.jmpi.internal.engine.ProgressEngine;
+
+/**
+ * What a communicator is inside: its matching contexts (one for point-to-point, one for collectives,
+ * so their traffic never matches across), its ranks' world ranks, and its error handler.
+ *
+ * <p>Threading: immutable but for the error handler and name (volatile); any thread.
+ */
+public final class CommState
+{
+    /** Aborts the job; does not return normally (throws when the rank is a thread). */
+    @FunctionalInterface
+    public interface Aborter
+    {
+        MpiException abort(int code, String message, Throwable cause);
+    }
+
+    final Protocol protocol;
+    final ProgressEngine engine;
+    final BsendBuffer bsendBuffer;
+    private final Aborter aborter;
+    final int contextId;
+    final int collContextId;
+    final int rank;
+    final int[] worldRanks;
+    private volatile ErrorHandler errorHandler;
+    private volatile String name;
+    private final RequestImpl.ErrorSink errorSink = this::handle;
+
+    public CommState(
+        final Protocol protocol,
+        final BsendBuffer bsendBuffer,
+        final Aborter aborter,
+        final int contextId,
+        final int collContextId,
+        final int rank,
+        final int[] worldRanks,
+        final ErrorHandler errorHandler,
+        final String name)
+    {
+        this.protocol = protocol;
+        this.engine = protocol.engine();
+        this.bsendBuffer = bsendBuffer;
+        this.aborter = aborter;
+        this.contextId = contextId;
+        this.collContextId = collContextId;
+        this.rank = rank;
+        this.worldRanks = worldRanks;
+        this.errorHandler = errorHandler;
+        this.name = name;
+    }
+
+    public int rank()
+    {
+        return rank;
+    }
+
+    public int size()
+    {
+        return worldRanks.length;
+    }
+
+    public int worldRank(final int commRank)
+    {
+        return worldRanks[commRank];
+    }
+
+    public int contextId()
+    {
+        return contextId;
+    }
+
+    public int collContextId()
+    {
+        return collContextId;
+    }
+
+    public ProgressEngine engine()
+    {
+        return engine;
+    }
+
+    public ErrorHandler errorHandler()
+    {
+        return errorHandler;
+    }
+
+    public void errorHandler(final ErrorHandler handler)
+    {
+        this.errorHandler = handler;
+    }
+
+    public String name()
+    {
+        return name;
+    }
+
+    public void name(final String name)
+    {
+        this.name = name;
+    }
+
+    /** Aborts the job (MPI_Abort); returns only as the exception a rank thread must throw. */
+    public MpiException abort(final int code, final String message)
+    {
+        System.err.println("jmpi: " + message + " with code " + code);
+        return aborter.abort(code, message, null);
+    }
+
+    RequestImpl.ErrorSink errorSink()
+    {
+        return errorSink;
+    }
+
+    /**
+     * Applies the error handler: returns the exception for the caller to throw (ERRORS_RETURN), or
+     * prints it and aborts the job with the error class as exit code.
+     */
+    public MpiException handle(final MpiException error)
+    {
+        if (errorHandler == ErrorHandler.ERRORS_RETURN)
+        {
+            return error;
+        }
+        final String message = "rank " + rank + " of " + name + ": " + error.getMessage();
+        System.err.println("jmpi: fatal error (ERRORS_ARE_FATAL) on " + message);
+        error.printStackTrace();
+        return aborter.abort(Math.max(1, error.errorCode()), message, error);
+    }
+}

@@ -1,0 +1,89 @@
+package org.jmpi.internal.pt2pt;
+
+import java.nio.ByteOrder;
+
+/**
+ * Layout of the point-to-point protocol's frames, as the transports carry them. Little-endian; every
+ * header is a multiple of 8 bytes so payloads start 8-byte aligned.
+ *
+ * <pre>
+ * Common header, every frame:
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------+---------------+-------------------------------+
+ *  |     type      |     flags     |           reserved            |  0
+ *  +---------------+---------------+-------------------------------+
+ *  |      credits: eager-window bytes returned to this frame's      |  4
+ *  |      receiver (piggy-backed flow control)                      |
+ *  +---------------------------------------------------------------+
+ * EAGER (payload follows) and RTS (rendezvous request, no payload):
+ *  |                          contextId                            |  8
+ *  |                             tag                               | 12
+ *  |              source (sender's rank in the communicator)       | 16
+ *  |   sigCode     |                 padding                       | 20
+ *  |                length: message bytes (64 bits)                | 24
+ *  |                senderRequest (64 bits)                        | 32
+ *  |                payload... (EAGER only)                        | 40
+ * CTS (clear to send):
+ *  |                senderRequest (64 bits)                        |  8
+ *  |                receiverRequest (64 bits)                      | 16
+ *  |                acceptLength: bytes the receiver takes (64)    | 24
+ * DATA (one rendezvous fragment):
+ *  |                receiverRequest (64 bits)                      |  8
+ *  |                offset in the packed stream (64 bits)          | 16
+ *  |                          length                               | 24
+ *  |                          padding                              | 28
+ *  |                payload...                                     | 32
+ * ACK (a synchronous eager send matched) and FIN (a direct copy finished):
+ *  |                senderRequest (64 bits)                        |  8
+ * CREDIT: the common header alone.
+ * </pre>
+ */
+public final class FrameDescriptor
+{
+    public static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    public static final byte TYPE_EAGER = 1;
+    public static final byte TYPE_RTS = 2;
+    public static final byte TYPE_CTS = 3;
+    public static final byte TYPE_DATA = 4;
+    public static final byte TYPE_ACK = 5;
+    public static final byte TYPE_FIN = 6;
+    public static final byte TYPE_CREDIT = 7;
+
+    /** EAGER flag: the sender waits for an ACK when the message matches (synchronous mode). */
+    public static final byte FLAG_SYNC = 1;
+
+    public static final int TYPE_OFFSET = 0;
+    public static final int FLAGS_OFFSET = TYPE_OFFSET + 1;
+    public static final int RESERVED_OFFSET = FLAGS_OFFSET + 1;
+    public static final int CREDITS_OFFSET = RESERVED_OFFSET + 2;
+    public static final int COMMON_LENGTH = CREDITS_OFFSET + 4;
+
+    public static final int CONTEXT_OFFSET = COMMON_LENGTH;
+    public static final int TAG_OFFSET = CONTEXT_OFFSET + 4;
+    public static final int SOURCE_OFFSET = TAG_OFFSET + 4;
+    public static final int SIG_OFFSET = SOURCE_OFFSET + 4;
+    public static final int LENGTH_OFFSET = SIG_OFFSET + 4;
+    public static final int ENVELOPE_SENDER_REQUEST_OFFSET = LENGTH_OFFSET + 8;
+    public static final int ENVELOPE_LENGTH = ENVELOPE_SENDER_REQUEST_OFFSET + 8;
+
+    public static final int CTS_SENDER_REQUEST_OFFSET = COMMON_LENGTH;
+    public static final int CTS_RECEIVER_REQUEST_OFFSET = CTS_SENDER_REQUEST_OFFSET + 8;
+    public static final int CTS_ACCEPT_OFFSET = CTS_RECEIVER_REQUEST_OFFSET + 8;
+    public static final int CTS_LENGTH = CTS_ACCEPT_OFFSET + 8;
+
+    public static final int DATA_RECEIVER_REQUEST_OFFSET = COMMON_LENGTH;
+    public static final int DATA_STREAM_OFFSET = DATA_RECEIVER_REQUEST_OFFSET + 8;
+    public static final int DATA_LENGTH_OFFSET = DATA_STREAM_OFFSET + 8;
+    public static final int DATA_HEADER_LENGTH = DATA_LENGTH_OFFSET + 8;
+
+    public static final int REPLY_SENDER_REQUEST_OFFSET = COMMON_LENGTH;
+    public static final int REPLY_LENGTH = REPLY_SENDER_REQUEST_OFFSET + 8;
+
+    public static final int CREDIT_LENGTH = COMMON_LENGTH;
+
+    private FrameDescriptor()
+    {
+    }
+}

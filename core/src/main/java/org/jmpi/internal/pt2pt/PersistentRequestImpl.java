@@ -1,0 +1,155 @@
+package org.jmpi.internal.pt2pt;
+
+import org.jmpi.Comm;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.Request;
+import org.jmpi.Status;
+import org.jmpi.internal.engine.ProgressEngine;
+
+import java.util.function.Supplier;
+
+/**
+ * A persistent request (MPI_Send_init, MPI_Recv_init...): the arguments are checked once at init;
+ * each {@link #start()} posts a new operation with them. Inactive until started, and again once its
+ * completion is reported.
+ *
+ * <p>Threading: as {@link Request}.
+ */
+final class PersistentRequestImpl implements Request, Waitable
+{
+    private final ProgressEngine engine;
+    private final RequestImpl.ErrorSink errors;
+    private final Supplier<RequestImpl> starter;
+    private RequestImpl current;
+    private Status lastStatus = new Status(Comm.ANY_SOURCE, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0);
+    private boolean freed;
+
+    PersistentRequestImpl(final ProgressEngine engine, final RequestImpl.ErrorSink errors, final Supplier<RequestImpl> starter)
+    {
+        this.engine = engine;
+        this.errors = errors;
+        this.starter = starter;
+    }
+
+    @Override
+    public void start()
+    {
+        if (freed)
+        {
+            throw errors.handle(new MpiException(ErrorClass.ERR_REQUEST, "start: persistent request was freed"));
+        }
+        if (current != null && current.active())
+        {
+            throw errors.handle(new MpiException(ErrorClass.ERR_REQUEST, "start: persistent request is still active"));
+        }
+        current = starter.get();
+    }
+
+    @Override
+    public Status await()
+    {
+        if (current == null || !current.active())
+        {
+            return lastStatus;
+        }
+        current.registerWaiter(Thread.currentThread());
+        engine.await(current::isDone);
+        return finish();
+    }
+
+    @Override
+    public boolean test()
+    {
+        if (current == null || !current.active())
+        {
+            return true;
+        }
+        if (!current.isDone())
+        {
+            engine.pollOnce();
+        }
+        if (current.isDone())
+        {
+            finish();
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public Status status()
+    {
+        if (current == null)
+        {
+            return lastStatus;
+        }
+        return current.status();
+    }
+
+    @Override
+    public void cancel()
+    {
+        if (current != null && current.active())
+        {
+            current.cancel();
+        }
+    }
+
+    @Override
+    public void free()
+    {
+        freed = true;
+    }
+
+    @Override
+    public boolean isPersistent()
+    {
+        return true;
+    }
+
+    @Override
+    public boolean active()
+    {
+        return current != null && current.active();
+    }
+
+    @Override
+    public boolean done()
+    {
+        return current != null && current.done();
+    }
+
+    @Override
+    public ProgressEngine engine()
+    {
+        return engine;
+    }
+
+    @Override
+    public void registerWaiter(final Thread thread)
+    {
+        if (current != null)
+        {
+            current.registerWaiter(thread);
+        }
+    }
+
+    @Override
+    public Status finish()
+    {
+        final RequestImpl r = current;
+        try
+        {
+            lastStatus = r.finish();
+        }
+        finally
+        {
+            if (r.status() != null)
+            {
+                lastStatus = r.status();
+            }
+        }
+        return lastStatus;
+    }
+}

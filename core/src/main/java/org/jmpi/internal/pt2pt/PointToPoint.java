@@ -1,0 +1,473 @@
+package org.jmpi.internal.pt2pt;
+
+import org.jmpi.Comm;
+import org.jmpi.Datatype;
+import org.jmpi.ErrorClass;
+import org.jmpi.Message;
+import org.jmpi.MpiException;
+import org.jmpi.Request;
+import org.jmpi.Status;
+import org.jmpi.internal.datatype.BufferView;
+import org.jmpi.internal.datatype.Convertor;
+import org.jmpi.internal.datatype.Signatures;
+import org.jmpi.internal.engine.ProgressEngine;
+
+/**
+ * The point-to-point calls behind {@link Comm}: arguments are checked here, once, then the operation
+ * is posted to the engine. Errors are thrown as {@link MpiException}; the caller applies the
+ * communicator's error handler.
+ *
+ * <p>Threading: any thread allowed by the rank's thread level.
+ */
+public final class PointToPoint
+{
+    /** The largest tag (MPI_TAG_UB); tags are 0..TAG_UB. */
+    public static final int TAG_UB = (1 << 30) - 1;
+
+    private PointToPoint()
+    {
+    }
+
+    public static RequestImpl isend(
+        final CommState c,
+        final Object buf,
+        final int offset,
+        final int count,
+        final Datatype type,
+        final int dest,
+        final int tag,
+        final SendMode mode)
+    {
+        return isend(c, c.contextId, buf, offset, count, type, dest, tag, mode);
+    }
+
+    /** A send on an explicit context (the collective context for collectives). */
+    public static RequestImpl isend(
+        final CommState c,
+        final int contextId,
+        final Object buf,
+        final int offset,
+        final int count,
+        final Datatype type,
+        final int dest,
+        final int tag,
+        final SendMode mode)
+    {
+        final String op = opName(mode);
+        checkCount(op, count);
+        checkType(op, type);
+        checkDest(op, c, dest);
+        checkTag(op, tag, false);
+        final BufferView view = BufferView.of(buf, "send buffer");
+        checkOffset(op, offset);
+        if (dest == Comm.PROC_NULL)
+        {
+            Convertor.create(view, offset, count, type);
+            return new CompletedRequest(c.engine, c.errorSink(), new Status(Comm.PROC_NULL, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0));
+        }
+        final int sig = Signatures.homogeneousCode(type);
+        if (mode == SendMode.BUFFERED)
+        {
+            return bufferedSend(c, contextId, view, offset, count, type, dest, tag, sig);
+        }
+        final SendRequestImpl s = new SendRequestImpl(c.engine, c.errorSink(), contextId, c.rank, dest, c.worldRanks[dest],
+            tag, mode, view, offset, count, type, sig);
+        c.engine.execute(() -> c.protocol.postSend(s));
+        return s;
+    }
+
+    private static RequestImpl bufferedSend(
+        final CommState c,
+        final int contextId,
+        final BufferView view,
+        final int offset,
+        final int count,
+        final Datatype type,
+        final int dest,
+        final int tag,
+        final int sig)
+    {
+        final Convertor source = Convertor.create(view, offset, count, type);
+        final long bytes = source.totalBytes();
+        final BsendBuffer bb = c.bsendBuffer;
+        final long at = bb.allocate(bytes);
+        final BufferView attached = bb.view();
+        final long attachedOffset = at / attached.elementSize();
+        final Convertor packed = Convertor.create(attached, attachedOffset, bytes, Datatype.BYTE);
+        Convertor.copy(source, packed, 0, bytes);
+        final SendRequestImpl s = new SendRequestImpl(c.engine, c.errorSink(), contextId, c.rank, dest, c.worldRanks[dest],
+            tag, SendMode.BUFFERED, attached, attachedOffset, bytes, Datatype.BYTE, sig);
+        s.onComplete = () -> bb.release(at);
+        c.engine.execute(() -> c.protocol.postSend(s));
+        return new CompletedRequest(c.engine, c.errorSink(), new Status(dest, tag, ErrorClass.SUCCESS, false, bytes));
+    }
+
+    public static RequestImpl irecv(
+        final CommState c,
+        final Object buf,
+        final int offset,
+        final int count,
+        final Datatype type,
+        final int source,
+        final int tag)
+    {
+        return irecv(c, c.contextId, buf, offset, count, type, source, tag);
+    }
+
+    public static RequestImpl irecv(
+        final CommState c,
+        final int contextId,
+        final Object buf,
+        final int offset,
+        final int count,
+        final Datatype type,
+        final int source,
+        final int tag)
+    {
+        final RecvRequestImpl r = newRecv(c, contextId, "recv", buf, offset, count, type, source, tag);
+        if (r == null)
+        {
+            return procNullRecv(c);
+        }
+        c.engine.execute(() -> c.protocol.postRecv(r));
+        return r;
+    }
+
+    private static RecvRequestImpl newRecv(
+        final CommState c,
+        final int contextId,
+        final String op,
+        final Object buf,
+        final int offset,
+        final int count,
+        final Datatype type,
+        final int source,
+        final int tag)
+    {
+        checkCount(op, count);
+        checkType(op, type);
+        checkSource(op, c, source);
+        checkTag(op, tag, true);
+        final BufferView view = BufferView.of(buf, "receive buffer");
+        checkOffset(op, offset);
+        if (view.readOnly())
+        {
+            throw new MpiException(ErrorClass.ERR_BUFFER, op + ": receive buffer is read-only");
+        }
+        final Convertor convertor = Convertor.createForReceive(view, offset, count, type);
+        if (source == Comm.PROC_NULL)
+        {
+            return null;
+        }
+        return new RecvRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, source, tag, convertor,
+            Signatures.homogeneousCode(type));
+    }
+
+    private static RequestImpl procNullRecv(final CommState c)
+    {
+        return new CompletedRequest(c.engine, c.errorSink(), new Status(Comm.PROC_NULL, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0));
+    }
+
+    /** MPI_Iprobe: the status of a matching message that has arrived, or null. Makes progress once. */
+    public static Status iprobe(final CommState c, final int source, final int tag)
+    {
+        checkSource("iprobe", c, source);
+        checkTag("iprobe", tag, true);
+        if (source == Comm.PROC_NULL)
+        {
+            return new Status(Comm.PROC_NULL, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0);
+        }
+        final Status[] result = new Status[1];
+        final RequestImpl call = engineCall(c, () ->
+        {
+            Unexpected u = c.protocol.findUnexpected(c.contextId, source, tag);
+            if (u == null)
+            {
+                c.protocol.poll();
+                u = c.protocol.findUnexpected(c.contextId, source, tag);
+            }
+            if (u != null)
+            {
+                result[0] = new Status(u.source, u.tag, ErrorClass.SUCCESS, false, u.length);
+            }
+        });
+        call.await();
+        return result[0];
+    }
+
+    /** MPI_Probe: waits for a matching message and returns its status without receiving it. */
+    public static Status probe(final CommState c, final int source, final int tag)
+    {
+        checkSource("probe", c, source);
+        checkTag("probe", tag, true);
+        if (source == Comm.PROC_NULL)
+        {
+            return new Status(Comm.PROC_NULL, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0);
+        }
+        final ProbeRequestImpl p = new ProbeRequestImpl(c.engine, c.errorSink(), c.contextId, source, tag, false);
+        c.engine.execute(() -> c.protocol.postProbe(p));
+        return p.await();
+    }
+
+    /** MPI_Mprobe: waits for a matching message and takes it out of matching. */
+    public static Message mprobe(final CommState c, final int source, final int tag)
+    {
+        checkSource("mprobe", c, source);
+        checkTag("mprobe", tag, true);
+        if (source == Comm.PROC_NULL)
+        {
+            return new MessageImpl(c, null);
+        }
+        final ProbeRequestImpl p = new ProbeRequestImpl(c.engine, c.errorSink(), c.contextId, source, tag, true);
+        c.engine.execute(() -> c.protocol.postProbe(p));
+        p.await();
+        return new MessageImpl(c, p.message);
+    }
+
+    /** MPI_Improbe: a matched message taken out of matching, or null when none has arrived. */
+    public static Message improbe(final CommState c, final int source, final int tag)
+    {
+        checkSource("improbe", c, source);
+        checkTag("improbe", tag, true);
+        if (source == Comm.PROC_NULL)
+        {
+            return new MessageImpl(c, null);
+        }
+        final Unexpected[] result = new Unexpected[1];
+        final RequestImpl call = engineCall(c, () ->
+        {
+            Unexpected u = c.protocol.findUnexpected(c.contextId, source, tag);
+            if (u == null)
+            {
+                c.protocol.poll();
+                u = c.protocol.findUnexpected(c.contextId, source, tag);
+            }
+            if (u != null)
+            {
+                c.protocol.removeUnexpected(u);
+                result[0] = u;
+            }
+        });
+        call.await();
+        return result[0] == null ? null : new MessageImpl(c, result[0]);
+    }
+
+    /** MPI_Imrecv: receives a message taken by mprobe/improbe. */
+    static RequestImpl imrecv(final CommState c, final Unexpected u, final Object buf, final int offset, final int count, final Datatype type)
+    {
+        if (u == null)
+        {
+            final RecvRequestImpl unused = newRecv(c, c.contextId, "mrecv", buf, offset, count, type, Comm.PROC_NULL, Comm.ANY_TAG);
+            assert unused == null;
+            return procNullRecv(c);
+        }
+        final RecvRequestImpl r = newRecv(c, c.contextId, "mrecv", buf, offset, count, type, u.source, u.tag);
+        c.engine.execute(() -> c.protocol.postMatchedRecv(r, u));
+        return r;
+    }
+
+    /** A persistent send: arguments checked now, each start posts a send. */
+    public static Request sendInit(
+        final CommState c,
+        final Object buf,
+        final int offset,
+        final int count,
+        final Datatype type,
+        final int dest,
+        final int tag,
+        final SendMode mode)
+    {
+        final String op = opName(mode) + "Init";
+        checkCount(op, count);
+        checkType(op, type);
+        checkDest(op, c, dest);
+        checkTag(op, tag, false);
+        Convertor.create(BufferView.of(buf, "send buffer"), offset, count, type);
+        checkOffset(op, offset);
+        return new PersistentRequestImpl(c.engine, c.errorSink(), () -> isend(c, buf, offset, count, type, dest, tag, mode));
+    }
+
+    /** A persistent receive. */
+    public static Request recvInit(
+        final CommState c,
+        final Object buf,
+        final int offset,
+        final int count,
+        final Datatype type,
+        final int source,
+        final int tag)
+    {
+        newRecv(c, c.contextId, "recvInit", buf, offset, count, type, source, tag);
+        return new PersistentRequestImpl(c.engine, c.errorSink(), () -> irecv(c, buf, offset, count, type, source, tag));
+    }
+
+    /**
+     * MPI_Sendrecv_replace: the outgoing contents are first packed into a temporary buffer, then sent
+     * from it while the receive lands in the user's buffer.
+     */
+    public static org.jmpi.Status sendrecvReplace(
+        final CommState c,
+        final Object buf,
+        final int offset,
+        final int count,
+        final Datatype type,
+        final int dest,
+        final int sendTag,
+        final int source,
+        final int recvTag)
+    {
+        final String op = "sendrecvReplace";
+        checkCount(op, count);
+        checkType(op, type);
+        checkDest(op, c, dest);
+        checkTag(op, sendTag, false);
+        final BufferView view = BufferView.of(buf, "buffer");
+        checkOffset(op, offset);
+        final Convertor source0 = Convertor.create(view, offset, count, type);
+        final long bytes = source0.totalBytes();
+        if (bytes > Integer.MAX_VALUE - 16)
+        {
+            throw new MpiException(ErrorClass.ERR_COUNT, op + ": message of " + bytes + " bytes is too large for a temporary copy");
+        }
+        final byte[] copy = new byte[(int)bytes];
+        final BufferView copyView = BufferView.of(copy, "temporary buffer");
+        Convertor.copy(source0, Convertor.create(copyView, 0, bytes, Datatype.BYTE), 0, bytes);
+        final RequestImpl r = irecv(c, buf, offset, count, type, source, recvTag);
+        if (dest != Comm.PROC_NULL)
+        {
+            final SendRequestImpl s = new SendRequestImpl(c.engine, c.errorSink(), c.contextId, c.rank, dest, c.worldRanks[dest],
+                sendTag, SendMode.STANDARD, copyView, 0, bytes, Datatype.BYTE, Signatures.homogeneousCode(type));
+            c.engine.execute(() -> c.protocol.postSend(s));
+            s.await();
+        }
+        return r.await();
+    }
+
+    private static final byte[] NO_BYTES = new byte[0];
+    private static final int BARRIER_TAG = 1;
+
+    /**
+     * MPI_Barrier by dissemination, on the communicator's collective context:
+     * <ol>
+     * <li>In round k = 0, 1, ... while 2^k &lt; size, send a zero-byte message to rank + 2^k and
+     * receive one from rank - 2^k (mod size).</li>
+     * <li>After ceil(log2(size)) rounds every rank has heard, directly or not, from every other.</li>
+     * </ol>
+     */
+    public static void barrier(final CommState c)
+    {
+        final int size = c.size();
+        final int rank = c.rank;
+        for (int distance = 1, round = 0; distance < size; distance <<= 1, round++)
+        {
+            final int to = (rank + distance) % size;
+            final int from = (rank - distance + size) % size;
+            final RequestImpl r = irecv(c, c.collContextId, NO_BYTES, 0, 0, Datatype.BYTE, from, BARRIER_TAG + round);
+            final RequestImpl s = isend(c, c.collContextId, NO_BYTES, 0, 0, Datatype.BYTE, to, BARRIER_TAG + round, SendMode.STANDARD);
+            s.await();
+            r.await();
+        }
+    }
+
+    /** Runs {@code body} on the engine and returns a request completed when it has run. */
+    private static RequestImpl engineCall(final CommState c, final Runnable body)
+    {
+        final EngineCall call = new EngineCall(c.engine, c.errorSink());
+        c.engine.execute(() ->
+        {
+            try
+            {
+                body.run();
+                call.done(null);
+            }
+            catch (final MpiException ex)
+            {
+                call.done(ex);
+            }
+        });
+        return call;
+    }
+
+    /** The completion of a synchronous call run on the engine. */
+    private static final class EngineCall extends RequestImpl
+    {
+        EngineCall(final ProgressEngine engine, final ErrorSink errors)
+        {
+            super(engine, errors);
+        }
+
+        void done(final MpiException failure)
+        {
+            complete(new Status(Comm.ANY_SOURCE, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0), failure);
+        }
+
+        @Override
+        public void cancel()
+        {
+        }
+    }
+
+    private static String opName(final SendMode mode)
+    {
+        return switch (mode)
+        {
+            case STANDARD -> "send";
+            case SYNC -> "ssend";
+            case READY -> "rsend";
+            case BUFFERED -> "bsend";
+        };
+    }
+
+    static void checkCount(final String op, final int count)
+    {
+        if (count < 0)
+        {
+            throw new MpiException(ErrorClass.ERR_COUNT, op + ": negative count " + count);
+        }
+    }
+
+    static void checkOffset(final String op, final int offset)
+    {
+        if (offset < 0)
+        {
+            throw new MpiException(ErrorClass.ERR_BUFFER, op + ": negative buffer offset " + offset);
+        }
+    }
+
+    static void checkType(final String op, final Datatype type)
+    {
+        if (type == null)
+        {
+            throw new MpiException(ErrorClass.ERR_TYPE, op + ": datatype is null");
+        }
+        if (!type.isCommitted())
+        {
+            throw new MpiException(ErrorClass.ERR_TYPE, op + ": datatype " + type.name() + " is not committed");
+        }
+    }
+
+    static void checkDest(final String op, final CommState c, final int dest)
+    {
+        if (dest != Comm.PROC_NULL && (dest < 0 || dest >= c.size()))
+        {
+            throw new MpiException(ErrorClass.ERR_RANK, op + ": invalid destination rank " + dest + " (communicator size " + c.size() + ")");
+        }
+    }
+
+    static void checkSource(final String op, final CommState c, final int source)
+    {
+        if (source != Comm.PROC_NULL && source != Comm.ANY_SOURCE && (source < 0 || source >= c.size()))
+        {
+            throw new MpiException(ErrorClass.ERR_RANK, op + ": invalid source rank " + source + " (communicator size " + c.size() + ")");
+        }
+    }
+
+    static void checkTag(final String op, final int tag, final boolean wildcardAllowed)
+    {
+        if ((tag < 0 || tag > TAG_UB) && !(wildcardAllowed && tag == Comm.ANY_TAG))
+        {
+            throw new MpiException(ErrorClass.ERR_TAG, op + ": invalid tag " + tag + " (valid: 0.." + TAG_UB +
+                (wildcardAllowed ? " or ANY_TAG" : "") + ")");
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package org.jmpi.internal.pt2pt;
+
+import org.jmpi.Datatype;
+import org.jmpi.ErrorClass;
+import org.jmpi.Status;
+import org.jmpi.internal.datatype.BufferView;
+import org.jmpi.internal.datatype.Convertor;
+import org.jmpi.internal.engine.ProgressEngine;
+
+/**
+ * A send in flight. States: {@code EAGER_PENDING} or {@code RTS_PENDING} (queued for its envelope
+ * frame), {@code WAIT_ACK} (synchronous eager, waiting for the match), {@code WAIT_CTS}/{@code WAIT_FIN}
+ * (rendezvous, waiting for the receiver), {@code STREAMING} (sending fragments), done.
+ *
+ * <p>Threading: built by the caller; after posting, engine thread only, except the immutable buffer
+ * description, which a receiver in the same JVM reads to copy directly from the send buffer.
+ */
+final class SendRequestImpl extends RequestImpl implements Outbound
+{
+    enum State
+    {
+        NEW, EAGER_PENDING, RTS_PENDING, WAIT_ACK, WAIT_CTS, STREAMING, DONE
+    }
+
+    final int contextId;
+    final int sourceRank;
+    final int destRank;
+    final int destWorld;
+    final int tag;
+    final SendMode mode;
+    final int sigCode;
+    /** Immutable description of the send buffer, for a direct copy by a receiver in this JVM. */
+    final BufferView view;
+    final long elementOffset;
+    final long count;
+    final Datatype type;
+    final Convertor convertor;
+    final long totalBytes;
+    /** Runs on the engine thread when the send completes (buffered sends free their space). */
+    Runnable onComplete;
+
+    State state = State.NEW;
+    long id;
+    long receiverRequest;
+    long acceptBytes;
+    long sentBytes;
+
+    SendRequestImpl(
+        final ProgressEngine engine,
+        final ErrorSink errors,
+        final int contextId,
+        final int sourceRank,
+        final int destRank,
+        final int destWorld,
+        final int tag,
+        final SendMode mode,
+        final BufferView view,
+        final long elementOffset,
+        final long count,
+        final Datatype type,
+        final int sigCode)
+    {
+        super(engine, errors);
+        this.contextId = contextId;
+        this.sourceRank = sourceRank;
+        this.destRank = destRank;
+        this.destWorld = destWorld;
+        this.tag = tag;
+        this.mode = mode;
+        this.view = view;
+        this.elementOffset = elementOffset;
+        this.count = count;
+        this.type = type;
+        this.convertor = Convertor.create(view, elementOffset, count, type);
+        this.totalBytes = convertor.totalBytes();
+        this.sigCode = sigCode;
+    }
+
+    /** A fresh cursor over the send buffer, for a receiver copying directly from it. Any thread. */
+    Convertor newReader()
+    {
+        return Convertor.create(view, elementOffset, count, type);
+    }
+
+    @Override
+    public boolean emit(final Protocol protocol, final PeerChannel channel)
+    {
+        return protocol.emitSend(this, channel);
+    }
+
+    void completeSend()
+    {
+        state = State.DONE;
+        if (onComplete != null)
+        {
+            onComplete.run();
+        }
+        complete(new Status(destRank, tag, ErrorClass.SUCCESS, false, totalBytes), null);
+    }
+
+    @Override
+    public void cancel()
+    {
+        // MPI 4.1 deprecates cancelling sends; a cancel is allowed to fail, so the send completes normally.
+    }
+}

@@ -1,0 +1,382 @@
+package org.jmpi.internal.runtime;
+
+import org.jmpi.ErrorClass;
+import org.jmpi.ErrorHandler;
+import org.jmpi.MpiException;
+import org.jmpi.ThreadLevel;
+import org.jmpi.internal.bootstrap.EnvBootstrap;
+import org.jmpi.internal.engine.ProgressEngine;
+import org.jmpi.internal.pt2pt.BsendBuffer;
+import org.jmpi.internal.pt2pt.CommState;
+import org.jmpi.internal.pt2pt.PointToPoint;
+import org.jmpi.internal.pt2pt.Protocol;
+import org.jmpi.internal.transport.jvm.InJvmWiring;
+import org.jmpi.spi.Bootstrap;
+import org.jmpi.spi.Params;
+import org.jmpi.spi.Transport;
+import org.jmpi.spi.TransportContext;
+import org.jmpi.spi.TransportProvider;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+/**
+ * Everything one rank runs on: its bootstrap, transports, protocol and progress engine, and the world
+ * and self communicators' state. Made by {@code Mpi.init}, closed by finalize.
+ *
+ * <p>Init:
+ * <ol>
+ * <li>Find the job: an in-JVM job (the calling thread's {@link RankContext}), a launcher (environment),
+ * or none (a singleton world of one rank).</li>
+ * <li>Publish this rank's node and JVM identity; fence; read everyone's.</li>
+ * <li>Open every transport whose provider's probe passes, highest priority first; route each peer to
+ * the first that reaches it; fence so every rank's transports are up before traffic.</li>
+ * <li>Start the progress engine (a progress thread for MULTIPLE or async progress).</li>
+ * </ol>
+ *
+ * <p>Threading: built and closed by the initialising thread; see {@link ProgressEngine} for the rest.
+ */
+public final class RankRuntime
+{
+    /** Context ids: world and self take the first two pairs (point-to-point, collective). */
+    public static final int WORLD_CONTEXT = 0;
+    public static final int SELF_CONTEXT = 2;
+    public static final int FIRST_FREE_CONTEXT = 4;
+
+    private final RankContext rankContext;
+    private final Bootstrap bootstrap;
+    private final Params params;
+    private final int rank;
+    private final int size;
+    private final String processorName;
+    private final ThreadLevel threadLevel;
+    private final Thread mainThread;
+    private final List<Transport> transports = new ArrayList<>();
+    private final Protocol protocol;
+    private final ProgressEngine engine;
+    private final BsendBuffer bsendBuffer = new BsendBuffer();
+    private final CommState world;
+    private final CommState self;
+    private final long initTimeoutNs;
+
+    private RankRuntime(final ThreadLevel level)
+    {
+        rankContext = RankContext.current();
+        if (rankContext != null)
+        {
+            bootstrap = rankContext.job().bootstrap(rankContext.rank());
+            params = rankContext.job().params();
+        }
+        else
+        {
+            final Bootstrap launched = EnvBootstrap.fromEnvironment();
+            bootstrap = launched != null ? launched : new SingletonBootstrap();
+            params = new Params(Map.of());
+        }
+        rank = bootstrap.rank();
+        size = bootstrap.size();
+        threadLevel = level;
+        mainThread = Thread.currentThread();
+        initTimeoutNs = TimeUnit.MILLISECONDS.toNanos(params.getLong(CoreParams.INIT_TIMEOUT));
+        processorName = hostName();
+
+        final String jvmId = ProcessHandle.current().pid() + "@" + processorName;
+        bootstrap.put("jmpi.node." + rank, processorName.getBytes(StandardCharsets.UTF_8));
+        bootstrap.put("jmpi.jvm." + rank, jvmId.getBytes(StandardCharsets.UTF_8));
+        bootstrap.put("jmpi.init." + rank, new byte[] {1});
+        bootstrap.fence(initTimeoutNs);
+        final String[] nodes = new String[size];
+        final String[] jvms = new String[size];
+        for (int r = 0; r < size; r++)
+        {
+            nodes[r] = new String(bootstrap.get("jmpi.node." + r, initTimeoutNs), StandardCharsets.UTF_8);
+            jvms[r] = new String(bootstrap.get("jmpi.jvm." + r, initTimeoutNs), StandardCharsets.UTF_8);
+        }
+
+        final TransportContext context = new Context(nodes, jvms);
+        final List<TransportProvider> providers = new ArrayList<>();
+        ServiceLoader.load(TransportProvider.class).forEach(providers::add);
+        providers.sort(Comparator.comparingInt(TransportProvider::priority).reversed().thenComparing(TransportProvider::name));
+        for (final TransportProvider provider : providers)
+        {
+            if (provider.probe(context) == null)
+            {
+                transports.add(provider.open(context));
+            }
+        }
+        final Transport[] routes = new Transport[size];
+        for (int r = 0; r < size; r++)
+        {
+            for (final Transport t : transports)
+            {
+                if (t.reaches(r))
+                {
+                    routes[r] = t;
+                    break;
+                }
+            }
+            if (routes[r] == null)
+            {
+                throw new MpiException(ErrorClass.ERR_OTHER, "init: no transport reaches rank " + r + " (node " + nodes[r] +
+                    ") from rank " + rank + " (node " + nodes[rank] + "); open transports: " + transportNames());
+            }
+        }
+
+        protocol = new Protocol(routes,
+            params.getLong(CoreParams.EAGER_LIMIT),
+            (int)Math.min(Integer.MAX_VALUE, params.getLong(CoreParams.FRAGMENT_SIZE)),
+            params.getLong(CoreParams.EAGER_WINDOW));
+        final boolean offload = level == ThreadLevel.MULTIPLE || params.getBoolean(CoreParams.ASYNC_PROGRESS);
+        engine = new ProgressEngine(protocol, offload, new ProgressEngine.IdleSpec(
+            params.getLong(CoreParams.IDLE_SPINS), params.getLong(CoreParams.IDLE_YIELDS),
+            params.getLong(CoreParams.IDLE_MIN_PARK), params.getLong(CoreParams.IDLE_MAX_PARK)),
+            "jmpi-progress-" + rank);
+        protocol.engine(engine);
+        if (rankContext != null)
+        {
+            final LocalJob job = rankContext.job();
+            engine.abortCheck(job::checkAborted);
+        }
+        for (final Transport t : transports)
+        {
+            InJvmWiring.waker(t, engine::wakeup);
+        }
+        engine.start();
+
+        final CommState.Aborter aborter = this::abort;
+        world = new CommState(protocol, bsendBuffer, aborter, WORLD_CONTEXT, WORLD_CONTEXT + 1, rank,
+            IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_ARE_FATAL, "WORLD");
+        self = new CommState(protocol, bsendBuffer, aborter, SELF_CONTEXT, SELF_CONTEXT + 1, 0,
+            new int[] {rank}, ErrorHandler.ERRORS_ARE_FATAL, "SELF");
+        bootstrap.fence(initTimeoutNs);
+    }
+
+    /** Initialises this rank. */
+    public static RankRuntime start(final ThreadLevel level)
+    {
+        return new RankRuntime(level);
+    }
+
+    public CommState world()
+    {
+        return world;
+    }
+
+    public CommState self()
+    {
+        return self;
+    }
+
+    public int rank()
+    {
+        return rank;
+    }
+
+    public int size()
+    {
+        return size;
+    }
+
+    public String processorName()
+    {
+        return processorName;
+    }
+
+    public ThreadLevel threadLevel()
+    {
+        return threadLevel;
+    }
+
+    public Thread mainThread()
+    {
+        return mainThread;
+    }
+
+    public BsendBuffer bsendBuffer()
+    {
+        return bsendBuffer;
+    }
+
+    public ProgressEngine engine()
+    {
+        return engine;
+    }
+
+    public Params params()
+    {
+        return params;
+    }
+
+    /** The key under which this rank's {@code Mpi} is kept: its in-JVM rank context, or the process. */
+    public static Object instanceKey()
+    {
+        final RankContext context = RankContext.current();
+        return context != null ? context : RankRuntime.class;
+    }
+
+    /**
+     * Finalize: wait for buffered sends, barrier on world, drain the protocol's output, fence, then
+     * close the engine and transports.
+     */
+    public void finish()
+    {
+        engine.await(bsendBuffer::isEmpty);
+        PointToPoint.barrier(world);
+        drainOutput();
+        bootstrap.fence(initTimeoutNs);
+        engine.close();
+        for (final Transport t : transports)
+        {
+            t.close();
+        }
+        bootstrap.put("jmpi.finalized." + rank, new byte[] {1});
+        bootstrap.close();
+    }
+
+    /** Waits until no frame waits for room in a transport (bounded by the init timeout). */
+    private void drainOutput()
+    {
+        final long deadline = System.nanoTime() + initTimeoutNs;
+        final java.util.concurrent.atomic.AtomicBoolean empty = new java.util.concurrent.atomic.AtomicBoolean();
+        while (System.nanoTime() < deadline)
+        {
+            engine.execute(() -> empty.set(!protocol.hasPendingOutput()));
+            if (empty.get())
+            {
+                return;
+            }
+            if (engine.offload())
+            {
+                Thread.onSpinWait();
+            }
+            else
+            {
+                engine.pollOnce();
+            }
+        }
+    }
+
+    /**
+     * Aborts the job: asks the job's owner to stop every rank with {@code code}. A rank that is a
+     * thread returns the exception its thread must throw; a process halts.
+     */
+    public MpiException abort(final int code, final String message, final Throwable cause)
+    {
+        if (rankContext != null)
+        {
+            rankContext.job().abort(rank, code, message);
+            return new MpiException(ErrorClass.ERR_PROC_ABORTED, "rank " + rank + " aborted the job with code " + code + ": " + message, cause);
+        }
+        try
+        {
+            bootstrap.abort(code, message);
+        }
+        catch (final RuntimeException ex)
+        {
+            System.err.println("jmpi: could not reach the launcher to abort: " + ex.getMessage());
+        }
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(code);
+        throw new IllegalStateException("unreachable");
+    }
+
+    private String transportNames()
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final Transport t : transports)
+        {
+            sb.append(sb.isEmpty() ? "" : ", ").append(t.name());
+        }
+        return sb.toString();
+    }
+
+    private static String hostName()
+    {
+        try
+        {
+            final String name = Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+            if (!name.isEmpty())
+            {
+                return name;
+            }
+        }
+        catch (final IOException | RuntimeException ignored)
+        {
+            // not Linux: ask the resolver
+        }
+        try
+        {
+            return InetAddress.getLocalHost().getHostName();
+        }
+        catch (final IOException ex)
+        {
+            return "localhost";
+        }
+    }
+
+    /** What transports are told at open. */
+    private final class Context implements TransportContext
+    {
+        private final String[] nodes;
+        private final String[] jvms;
+
+        Context(final String[] nodes, final String[] jvms)
+        {
+            this.nodes = nodes;
+            this.jvms = jvms;
+        }
+
+        @Override
+        public int rank()
+        {
+            return rank;
+        }
+
+        @Override
+        public int size()
+        {
+            return size;
+        }
+
+        @Override
+        public String jobId()
+        {
+            return bootstrap.jobId();
+        }
+
+        @Override
+        public Bootstrap bootstrap()
+        {
+            return bootstrap;
+        }
+
+        @Override
+        public Params params()
+        {
+            return params;
+        }
+
+        @Override
+        public String nodeId(final int r)
+        {
+            return nodes[r];
+        }
+
+        @Override
+        public String jvmId(final int r)
+        {
+            return jvms[r];
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package org.jmpi.internal.transport.jvm;
+
+import org.jmpi.spi.Transport;
+import org.jmpi.spi.TransportContext;
+import org.jmpi.spi.TransportProvider;
+
+/**
+ * The transport between ranks that are threads of one JVM, and from a rank to itself. Always
+ * available (every rank reaches itself).
+ */
+public final class InJvmTransportProvider implements TransportProvider
+{
+    @Override
+    public String name()
+    {
+        return "jvm";
+    }
+
+    @Override
+    public int priority()
+    {
+        return 100;
+    }
+
+    @Override
+    public String probe(final TransportContext context)
+    {
+        return null;
+    }
+
+    @Override
+    public Transport open(final TransportContext context)
+    {
+        return new InJvmTransport(context);
+    }
+}

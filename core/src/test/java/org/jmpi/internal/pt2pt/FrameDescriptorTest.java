@@ -1,0 +1,75 @@
+package org.jmpi.internal.pt2pt;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteOrder;
+
+import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Keeps FrameDescriptor's diagram and its constants in step. */
+class FrameDescriptorTest
+{
+    @Test
+    void shouldLayOutTheCommonHeader()
+    {
+        assertEquals(0, TYPE_OFFSET);
+        assertEquals(1, FLAGS_OFFSET);
+        assertEquals(2, RESERVED_OFFSET);
+        assertEquals(4, CREDITS_OFFSET);
+        assertEquals(8, COMMON_LENGTH);
+        assertEquals(ByteOrder.LITTLE_ENDIAN, BYTE_ORDER);
+    }
+
+    @Test
+    void shouldLayOutEnvelopeFrames()
+    {
+        assertEquals(8, CONTEXT_OFFSET);
+        assertEquals(12, TAG_OFFSET);
+        assertEquals(16, SOURCE_OFFSET);
+        assertEquals(20, SIG_OFFSET);
+        assertEquals(24, LENGTH_OFFSET);
+        assertEquals(32, ENVELOPE_SENDER_REQUEST_OFFSET);
+        assertEquals(40, ENVELOPE_LENGTH);
+    }
+
+    @Test
+    void shouldLayOutControlAndDataFrames()
+    {
+        assertEquals(8, CTS_SENDER_REQUEST_OFFSET);
+        assertEquals(16, CTS_RECEIVER_REQUEST_OFFSET);
+        assertEquals(24, CTS_ACCEPT_OFFSET);
+        assertEquals(32, CTS_LENGTH);
+        assertEquals(8, DATA_RECEIVER_REQUEST_OFFSET);
+        assertEquals(16, DATA_STREAM_OFFSET);
+        assertEquals(24, DATA_LENGTH_OFFSET);
+        assertEquals(32, DATA_HEADER_LENGTH);
+        assertEquals(8, REPLY_SENDER_REQUEST_OFFSET);
+        assertEquals(16, REPLY_LENGTH);
+        assertEquals(8, CREDIT_LENGTH);
+    }
+
+    @Test
+    void shouldAlignEveryLongFieldAndPayload()
+    {
+        for (final int offset : new int[] {LENGTH_OFFSET, ENVELOPE_SENDER_REQUEST_OFFSET, CTS_SENDER_REQUEST_OFFSET,
+            CTS_RECEIVER_REQUEST_OFFSET, CTS_ACCEPT_OFFSET, DATA_RECEIVER_REQUEST_OFFSET, DATA_STREAM_OFFSET,
+            REPLY_SENDER_REQUEST_OFFSET, ENVELOPE_LENGTH, DATA_HEADER_LENGTH})
+        {
+            assertEquals(0, offset % 8, "offset " + offset);
+        }
+    }
+
+    @Test
+    void shouldUseDistinctFrameTypes()
+    {
+        final byte[] types = {TYPE_EAGER, TYPE_RTS, TYPE_CTS, TYPE_DATA, TYPE_ACK, TYPE_FIN, TYPE_CREDIT};
+        for (int i = 0; i < types.length; i++)
+        {
+            for (int j = i + 1; j < types.length; j++)
+            {
+                assertNotEquals(types[i], types[j]);
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package org.jmpi.internal.runtime;
+
+import org.jmpi.spi.ParamSpec;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ParamsDocTest
+{
+    @Test
+    void shouldDocumentEveryCoreParameterWithItsDefault() throws Exception
+    {
+        final String doc = Files.readString(Path.of("..", "docs", "parameters.md"));
+        for (final ParamSpec spec : CoreParams.ALL)
+        {
+            assertTrue(doc.contains("| `" + spec.name() + "` | " + spec.defaultValue() + " |"),
+                "docs/parameters.md lacks a row for " + spec.name() + " with default " + spec.defaultValue());
+        }
+    }
+}
