@@ -25,6 +25,7 @@ public final class CommState
     private final Aborter aborter;
     final int contextId;
     final int collContextId;
+    private final java.util.concurrent.atomic.AtomicInteger nextContext;
     final int rank;
     final int[] worldRanks;
     private volatile ErrorHandler errorHandler;
@@ -40,8 +41,10 @@ public final class CommState
         final int rank,
         final int[] worldRanks,
         final ErrorHandler errorHandler,
-        final String name)
+        final String name,
+        final java.util.concurrent.atomic.AtomicInteger nextContext)
     {
+        this.nextContext = nextContext;
         this.protocol = protocol;
         this.engine = protocol.engine();
         this.bsendBuffer = bsendBuffer;
@@ -52,6 +55,43 @@ public final class CommState
         this.worldRanks = worldRanks;
         this.errorHandler = errorHandler;
         this.name = name;
+    }
+
+    /**
+     * A new communicator's state over the same rank runtime: same protocol, engine, bsend buffer and
+     * abort path; the error handler is inherited (MPI 4.1 §9.3).
+     *
+     * @param contextId     the point-to-point matching context; every member must use the same value.
+     * @param collContextId the collective matching context.
+     * @param rank          this process's rank in the new communicator.
+     * @param worldRanks    the world rank of each member, indexed by rank in the new communicator.
+     */
+    public CommState derive(final int contextId, final int collContextId, final int rank, final int[] worldRanks, final String name)
+    {
+        return new CommState(protocol, bsendBuffer, aborter, contextId, collContextId, rank, worldRanks.clone(),
+            errorHandler, name, nextContext);
+    }
+
+    /**
+     * This rank's lowest context id not yet used by any communicator it belongs to. Context ids of a
+     * new communicator must agree across its members: take the maximum of every member's
+     * {@code nextContextId()} (an allreduce), then {@link #reserveContextIds(int)} up to it plus two.
+     */
+    public int nextContextId()
+    {
+        return nextContext.get();
+    }
+
+    /** Marks context ids below {@code end} as used on this rank. */
+    public void reserveContextIds(final int end)
+    {
+        nextContext.accumulateAndGet(end, Math::max);
+    }
+
+    /** The world rank of each member, indexed by rank in this communicator (a copy). */
+    public int[] worldRanks()
+    {
+        return worldRanks.clone();
     }
 
     public int rank()
