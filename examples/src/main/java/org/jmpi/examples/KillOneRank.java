@@ -29,6 +29,8 @@ public final class KillOneRank
             world.barrier();
             if (world.rank() == victim)
             {
+                System.out.println("kill: rank " + victim + " kills itself at " + System.currentTimeMillis());
+                System.out.flush();
                 new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).inheritIO().start().waitFor();
             }
             world.recv(new int[1], 0, 1, Datatype.INT, victim, 12345);

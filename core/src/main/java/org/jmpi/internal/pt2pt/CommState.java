@@ -124,6 +124,12 @@ public final class CommState
         return engine;
     }
 
+    /** The rank's protocol: for registering activities ({@link Protocol#addActivity}) on the engine thread. */
+    public Protocol protocol()
+    {
+        return protocol;
+    }
+
     public ErrorHandler errorHandler()
     {
         return errorHandler;

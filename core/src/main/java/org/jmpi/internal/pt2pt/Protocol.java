@@ -60,6 +60,7 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[0]);
     private ProgressEngine engine;
     private long nextId = 1;
+    private long bufferedBytes;
 
     /**
      * @param routes the transport carrying each world rank's traffic (index = world rank).
@@ -139,6 +140,12 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
             }
         }
         return finished;
+    }
+
+    /** Payload bytes of eager messages held as unexpected (bounded by the eager window per peer). Engine thread. */
+    public long bufferedUnexpectedBytes()
+    {
+        return bufferedBytes;
     }
 
     /** Whether frames still wait for room in a transport (finalize drains them). */
@@ -299,6 +306,7 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
         {
             u.payload = new byte[(int)length];
             buffer.getBytes(index + ENVELOPE_LENGTH, u.payload);
+            bufferedBytes += length;
         }
         unexpectedList(contextId).add(u);
         if (!probes.isEmpty())
@@ -334,6 +342,7 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
         }
         else
         {
+            bufferedBytes -= u.length;
             scratch.wrap(u.payload);
             deliverEager(r, ch, scratch, 0, u.source, u.tag, u.sigCode, u.length, u.sync, u.senderRequest, u.creditCost);
             scratch.wrap(EMPTY);

@@ -1,0 +1,165 @@
+package org.jmpi.examples;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The example programs run through {@code bin/jmpirun}: ranks in separate JVMs (shared memory between
+ * them) and ranks as threads of one JVM. Each run's output is kept under target/it-logs.
+ */
+@Timeout(180)
+class JmpirunIT
+{
+    private static final Path HOME = Path.of(System.getProperty("jmpi.home", "..")).toAbsolutePath().normalize();
+    private static final String CLASSES = System.getProperty("jmpi.examples.classes", "target/classes");
+    private static final Path LOGS = Path.of("target", "it-logs");
+
+    record Run(int exitCode, String stdout, String stderr, long millis, long endEpochMillis)
+    {
+        String all()
+        {
+            return stdout + "\n" + stderr;
+        }
+    }
+
+    static Run jmpirun(final String logName, final long timeoutSeconds, final String... args) throws IOException, InterruptedException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(HOME.resolve("bin/jmpirun").toString());
+        command.addAll(Arrays.asList(args));
+        Files.createDirectories(LOGS);
+        final Path out = LOGS.resolve(logName + ".out");
+        final Path err = LOGS.resolve(logName + ".err");
+        final ProcessBuilder pb = new ProcessBuilder(command).directory(HOME.toFile())
+            .redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        final long start = System.nanoTime();
+        final Process p = pb.start();
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS))
+        {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            fail("jmpirun " + String.join(" ", args) + " did not finish in " + timeoutSeconds + " s; output in " + out.toAbsolutePath());
+        }
+        final long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8),
+            millis, System.currentTimeMillis());
+    }
+
+    private static String[] program(final boolean threads, final int np, final String mainClass, final String... args)
+    {
+        final List<String> all = new ArrayList<>();
+        if (threads)
+        {
+            all.add("--threads");
+        }
+        all.addAll(List.of("-np", Integer.toString(np), "--timeout", "120", "-cp", CLASSES, "org.jmpi.examples." + mainClass));
+        all.addAll(Arrays.asList(args));
+        return all.toArray(new String[0]);
+    }
+
+    private static void assertOk(final Run run)
+    {
+        assertEquals(0, run.exitCode(), run.all());
+        assertFalse(run.stderr().contains("Exception"), run.stderr());
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void shouldRunTheDemoOnFourRanks(final boolean threads) throws Exception
+    {
+        final Run run = jmpirun("demo-" + (threads ? "threads" : "jvms"), 120, program(threads, 4, "Demo"));
+        assertOk(run);
+        assertTrue(run.stdout().contains("ring: token came back from rank 3 with sum 6 (ok)"), run.all());
+        assertTrue(run.stdout().contains("demo done"), run.all());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void shouldRunEveryPointToPointCallAcrossJvms(final int np) throws Exception
+    {
+        final Run run = jmpirun("tour-jvms-" + np, 150, program(false, np, "PointToPointTour"));
+        assertOk(run);
+        for (int r = 0; r < np; r++)
+        {
+            assertTrue(run.stdout().contains("tour: rank " + r + " ok"), "rank " + r + ":\n" + run.all());
+        }
+    }
+
+    @Test
+    void shouldRunEveryPointToPointCallAsThreads() throws Exception
+    {
+        final Run run = jmpirun("tour-threads-4", 120, program(true, 4, "PointToPointTour"));
+        assertOk(run);
+        for (int r = 0; r < 4; r++)
+        {
+            assertTrue(run.stdout().contains("tour: rank " + r + " ok"), run.all());
+        }
+    }
+
+    @Test
+    void shouldServeThousandVirtualThreadsAcrossJvms() throws Exception
+    {
+        final Run run = jmpirun("vthreads-jvms-2", 150, program(false, 2, "ManyVirtualThreads", "1000"));
+        assertOk(run);
+        assertTrue(run.stdout().contains("vthreads: rank 0 ok 1000") && run.stdout().contains("vthreads: rank 1 ok 1000"), run.all());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void shouldRejectBadArgumentsClearly(final int np) throws Exception
+    {
+        final Run run = jmpirun("bad-arguments-" + np, 120, program(false, np, "BadArguments"));
+        assertEquals(0, run.exitCode(), run.all());
+        for (final String expected : new String[] {"ERR_RANK", "ERR_COUNT", "ERR_TYPE", "ERR_BUFFER", "ERR_TAG", "null"})
+        {
+            assertTrue(run.stdout().contains(expected), expected + " in\n" + run.all());
+        }
+        assertTrue(run.stdout().contains("bad-arguments: rank " + (np - 1) + " ok"), run.all());
+    }
+
+    @Test
+    void shouldStopTheJobWhenARankIsKilled() throws Exception
+    {
+        final Set<String> before = jobFiles();
+        final Run run = jmpirun("kill-9", 60, program(false, 4, "KillOneRank", "1"));
+        assertNotEquals(0, run.exitCode(), run.all());
+        assertTrue(run.all().contains("rank 1"), "names the dead rank:\n" + run.all());
+        assertTrue(run.all().toLowerCase().contains("kill") || run.all().contains("signal 9"), "says how it died:\n" + run.all());
+        final Set<String> after = jobFiles();
+        after.removeAll(before);
+        assertTrue(after.isEmpty(), "shared-memory files left behind: " + after);
+        final java.util.regex.Matcher m = java.util.regex.Pattern.compile("kills itself at (\\d+)").matcher(run.stdout());
+        assertTrue(m.find(), run.all());
+        final long afterKillMs = run.endEpochMillis() - Long.parseLong(m.group(1));
+        assertTrue(afterKillMs < 5_000, "job ended " + afterKillMs + " ms after the kill");
+    }
+
+    private static Set<String> jobFiles() throws IOException
+    {
+        final Path shm = Path.of("/dev/shm");
+        if (!Files.isDirectory(shm))
+        {
+            return new java.util.HashSet<>();
+        }
+        try (Stream<Path> files = Files.list(shm))
+        {
+            return files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("jmpi-")).collect(Collectors.toSet());
+        }
+    }
+}
