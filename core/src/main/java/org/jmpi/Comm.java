@@ -1,5 +1,10 @@
 package org.jmpi;
 
+import java.util.function.Supplier;
+
+import org.jmpi.internal.coll.Collectives;
+import org.jmpi.internal.coll.PersistentCollRequest;
+import org.jmpi.internal.comm.Communicators;
 import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.PointToPoint;
 import org.jmpi.internal.pt2pt.SendMode;
@@ -32,6 +37,31 @@ public class Comm
     public static final int TAG_UB = PointToPoint.TAG_UB;
     /** MPI_UNDEFINED. */
     public static final int UNDEFINED = Datatype.UNDEFINED;
+
+    /**
+     * MPI_IN_PLACE: pass it as the send buffer (the receive buffer for scatter) where MPI allows, and the
+     * operation takes this rank's input from the receive buffer (see each collective). Its offset, count and
+     * type arguments are then ignored. Anywhere else it is an ERR_BUFFER.
+     */
+    public static final Object IN_PLACE = new Object()
+    {
+        @Override
+        public String toString()
+        {
+            return "IN_PLACE";
+        }
+    };
+
+    /** Comparison results (MPI_IDENT, MPI_CONGRUENT, MPI_SIMILAR, MPI_UNEQUAL) of {@link #compare} and {@link Group#compare}. */
+    public static final int IDENT = 0;
+    /** Same members in the same order, different contexts. */
+    public static final int CONGRUENT = 1;
+    /** Same members, different order. */
+    public static final int SIMILAR = 2;
+    /** Different members. */
+    public static final int UNEQUAL = 3;
+    /** {@link #splitType} type: ranks that share memory (MPI_COMM_TYPE_SHARED), here the ranks of one node. */
+    public static final int TYPE_SHARED = 1;
 
     private static final byte[] NO_BYTES = new byte[0];
 
@@ -371,14 +401,503 @@ public class Comm
     /** MPI_Barrier: returns once every rank of the communicator has called it (dissemination algorithm). */
     public void barrier()
     {
+        run(() -> Collectives.barrier(state));
+    }
+
+    // ============================================================================================
+    // Collective operations (issue 4). Blocking calls run the same schedule as the nonblocking ones
+    // and wait for it; see docs/collectives.md for the algorithms and the parameters that force them.
+    // ============================================================================================
+
+    private void run(final Supplier<Collectives.Plan> plan)
+    {
         try
         {
-            PointToPoint.barrier(state);
+            plan.get().start().await();
         }
         catch (final MpiException ex)
         {
             throw state.handle(ex);
         }
+    }
+
+    private Request begin(final Supplier<Collectives.Plan> plan)
+    {
+        try
+        {
+            return plan.get().start();
+        }
+        catch (final MpiException ex)
+        {
+            throw state.handle(ex);
+        }
+    }
+
+    private Request persistent(final Supplier<Collectives.Plan> plan)
+    {
+        try
+        {
+            return new PersistentCollRequest(state, plan.get());
+        }
+        catch (final MpiException ex)
+        {
+            throw state.handle(ex);
+        }
+    }
+
+    /** MPI_Ibarrier: completes once every rank has called it. */
+    public Request ibarrier()
+    {
+        return begin(() -> Collectives.barrier(state));
+    }
+
+    /** MPI_Barrier_init: a persistent barrier; each start() is one barrier. */
+    public Request barrierInit()
+    {
+        return persistent(() -> Collectives.barrier(state));
+    }
+
+    /** MPI_Bcast: the root's {@code count} items of {@code type} reach every rank's buffer. Binomial tree for small messages, scatter + ring allgather for large ones. */
+    public void bcast(final Object buf, final int offset, final int count, final Datatype type, final int root)
+    {
+        run(() -> Collectives.bcast(state, buf, offset, count, type, root));
+    }
+
+    /** MPI_Ibcast: nonblocking bcast; the buffers must not be touched until the request completes. */
+    public Request ibcast(final Object buf, final int offset, final int count, final Datatype type, final int root)
+    {
+        return begin(() -> Collectives.bcast(state, buf, offset, count, type, root));
+    }
+
+    /** MPI_Bcast_init (MPI-4): a persistent bcast; arguments are checked and the schedule built once, each start() runs it. */
+    public Request bcastInit(final Object buf, final int offset, final int count, final Datatype type, final int root)
+    {
+        return persistent(() -> Collectives.bcast(state, buf, offset, count, type, root));
+    }
+
+    /** MPI_Reduce: combines every rank's {@code count} items with {@code op} (in rank order) into the root's receive buffer (ignored elsewhere). IN_PLACE as send buffer at the root: its input is taken from the receive buffer. Binomial tree. */
+    public void reduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
+    {
+        run(() -> Collectives.reduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
+    }
+
+    /** MPI_Ireduce: nonblocking reduce; the buffers must not be touched until the request completes. */
+    public Request ireduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
+    {
+        return begin(() -> Collectives.reduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
+    }
+
+    /** MPI_Reduce_init (MPI-4): a persistent reduce; arguments are checked and the schedule built once, each start() runs it. */
+    public Request reduceInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
+    {
+        return persistent(() -> Collectives.reduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
+    }
+
+    /** MPI_Allreduce: as reduce, with the result on every rank. IN_PLACE as send buffer: input from the receive buffer. Recursive doubling for small messages, Rabenseifner for large. */
+    public void allreduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
+    {
+        run(() -> Collectives.allreduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+    }
+
+    /** MPI_Iallreduce: nonblocking allreduce; the buffers must not be touched until the request completes. */
+    public Request iallreduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
+    {
+        return begin(() -> Collectives.allreduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+    }
+
+    /** MPI_Allreduce_init (MPI-4): a persistent allreduce; arguments are checked and the schedule built once, each start() runs it. */
+    public Request allreduceInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
+    {
+        return persistent(() -> Collectives.allreduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+    }
+
+    /** MPI_Gather: the root receives rank i's block at {@code i * recvCount} items of {@code recvType}. IN_PLACE as send buffer at the root: its block is already in place. */
+    public void gather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        run(() -> Collectives.gather(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Igather: nonblocking gather; the buffers must not be touched until the request completes. */
+    public Request igather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        return begin(() -> Collectives.gather(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Gather_init (MPI-4): a persistent gather; arguments are checked and the schedule built once, each start() runs it. */
+    public Request gatherInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        return persistent(() -> Collectives.gather(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Gatherv: as gather with per-rank counts and displacements (in extents of {@code recvType}), significant at the root only. */
+    public void gatherv(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType, final int root)
+    {
+        run(() -> Collectives.gatherv(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root));
+    }
+
+    /** MPI_Igatherv: nonblocking gatherv; the buffers must not be touched until the request completes. */
+    public Request igatherv(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType, final int root)
+    {
+        return begin(() -> Collectives.gatherv(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root));
+    }
+
+    /** MPI_Gatherv_init (MPI-4): a persistent gatherv; arguments are checked and the schedule built once, each start() runs it. */
+    public Request gathervInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType, final int root)
+    {
+        return persistent(() -> Collectives.gatherv(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root));
+    }
+
+    /** MPI_Scatter: rank i receives the root's block at {@code i * sendCount} items of {@code sendType}. IN_PLACE as receive buffer at the root: its block stays where it is. */
+    public void scatter(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        run(() -> Collectives.scatter(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Iscatter: nonblocking scatter; the buffers must not be touched until the request completes. */
+    public Request iscatter(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        return begin(() -> Collectives.scatter(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Scatter_init (MPI-4): a persistent scatter; arguments are checked and the schedule built once, each start() runs it. */
+    public Request scatterInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        return persistent(() -> Collectives.scatter(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Scatterv: as scatter with per-rank counts and displacements (in extents of {@code sendType}), significant at the root only. */
+    public void scatterv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] displs, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        run(() -> Collectives.scatterv(state, sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Iscatterv: nonblocking scatterv; the buffers must not be touched until the request completes. */
+    public Request iscatterv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] displs, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        return begin(() -> Collectives.scatterv(state, sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Scatterv_init (MPI-4): a persistent scatterv; arguments are checked and the schedule built once, each start() runs it. */
+    public Request scattervInit(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] displs, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        return persistent(() -> Collectives.scatterv(state, sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Allgather: every rank receives rank i's block at {@code i * recvCount} items of {@code recvType}. IN_PLACE as send buffer: the own block is already in place. Ring, or recursive doubling on power-of-two sizes. */
+    public void allgather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        run(() -> Collectives.allgather(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+    }
+
+    /** MPI_Iallgather: nonblocking allgather; the buffers must not be touched until the request completes. */
+    public Request iallgather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        return begin(() -> Collectives.allgather(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+    }
+
+    /** MPI_Allgather_init (MPI-4): a persistent allgather; arguments are checked and the schedule built once, each start() runs it. */
+    public Request allgatherInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        return persistent(() -> Collectives.allgather(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+    }
+
+    /** MPI_Allgatherv: as allgather with per-rank counts and displacements (in extents of {@code recvType}). Ring. */
+    public void allgatherv(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType)
+    {
+        run(() -> Collectives.allgatherv(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType));
+    }
+
+    /** MPI_Iallgatherv: nonblocking allgatherv; the buffers must not be touched until the request completes. */
+    public Request iallgatherv(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType)
+    {
+        return begin(() -> Collectives.allgatherv(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType));
+    }
+
+    /** MPI_Allgatherv_init (MPI-4): a persistent allgatherv; arguments are checked and the schedule built once, each start() runs it. */
+    public Request allgathervInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType)
+    {
+        return persistent(() -> Collectives.allgatherv(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType));
+    }
+
+    /** MPI_Alltoall: rank j's block i goes to rank i's block j. IN_PLACE as send buffer: the data is taken from the receive buffer. Bruck for small blocks, linear or pairwise for larger. */
+    public void alltoall(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        run(() -> Collectives.alltoall(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+    }
+
+    /** MPI_Ialltoall: nonblocking alltoall; the buffers must not be touched until the request completes. */
+    public Request ialltoall(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        return begin(() -> Collectives.alltoall(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+    }
+
+    /** MPI_Alltoall_init (MPI-4): a persistent alltoall; arguments are checked and the schedule built once, each start() runs it. */
+    public Request alltoallInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        return persistent(() -> Collectives.alltoall(state, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+    }
+
+    /** MPI_Alltoallv: as alltoall with per-rank counts and displacements (in extents of the types). */
+    public void alltoallv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] sendDispls, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] recvDispls, final Datatype recvType)
+    {
+        run(() -> Collectives.alltoallv(state, sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType));
+    }
+
+    /** MPI_Ialltoallv: nonblocking alltoallv; the buffers must not be touched until the request completes. */
+    public Request ialltoallv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] sendDispls, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] recvDispls, final Datatype recvType)
+    {
+        return begin(() -> Collectives.alltoallv(state, sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType));
+    }
+
+    /** MPI_Alltoallv_init (MPI-4): a persistent alltoallv; arguments are checked and the schedule built once, each start() runs it. */
+    public Request alltoallvInit(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] sendDispls, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] recvDispls, final Datatype recvType)
+    {
+        return persistent(() -> Collectives.alltoallv(state, sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType));
+    }
+
+    /** MPI_Alltoallw: as alltoallv with a type per rank and displacements in bytes. */
+    public void alltoallw(final Object sendBuf, final int sendOffset, final int[] sendCounts, final long[] sendDisplsBytes, final Datatype[] sendTypes, final Object recvBuf, final int recvOffset, final int[] recvCounts, final long[] recvDisplsBytes, final Datatype[] recvTypes)
+    {
+        run(() -> Collectives.alltoallw(state, sendBuf, sendOffset, sendCounts, sendDisplsBytes, sendTypes, recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes));
+    }
+
+    /** MPI_Ialltoallw: nonblocking alltoallw; the buffers must not be touched until the request completes. */
+    public Request ialltoallw(final Object sendBuf, final int sendOffset, final int[] sendCounts, final long[] sendDisplsBytes, final Datatype[] sendTypes, final Object recvBuf, final int recvOffset, final int[] recvCounts, final long[] recvDisplsBytes, final Datatype[] recvTypes)
+    {
+        return begin(() -> Collectives.alltoallw(state, sendBuf, sendOffset, sendCounts, sendDisplsBytes, sendTypes, recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes));
+    }
+
+    /** MPI_Alltoallw_init (MPI-4): a persistent alltoallw; arguments are checked and the schedule built once, each start() runs it. */
+    public Request alltoallwInit(final Object sendBuf, final int sendOffset, final int[] sendCounts, final long[] sendDisplsBytes, final Datatype[] sendTypes, final Object recvBuf, final int recvOffset, final int[] recvCounts, final long[] recvDisplsBytes, final Datatype[] recvTypes)
+    {
+        return persistent(() -> Collectives.alltoallw(state, sendBuf, sendOffset, sendCounts, sendDisplsBytes, sendTypes, recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes));
+    }
+
+    /** MPI_Reduce_scatter_block: reduces {@code size * recvCount} items and leaves block i on rank i. IN_PLACE as send buffer: the input is the receive buffer's first {@code size * recvCount} items. */
+    public void reduceScatterBlock(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype type, final Op op)
+    {
+        run(() -> Collectives.reduceScatterBlock(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
+    }
+
+    /** MPI_Ireduce_scatter_block: nonblocking reduceScatterBlock; the buffers must not be touched until the request completes. */
+    public Request ireduceScatterBlock(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype type, final Op op)
+    {
+        return begin(() -> Collectives.reduceScatterBlock(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
+    }
+
+    /** MPI_Reduce_scatter_block_init (MPI-4): a persistent reduceScatterBlock; arguments are checked and the schedule built once, each start() runs it. */
+    public Request reduceScatterBlockInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype type, final Op op)
+    {
+        return persistent(() -> Collectives.reduceScatterBlock(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
+    }
+
+    /** MPI_Reduce_scatter: as reduceScatterBlock with per-rank counts. */
+    public void reduceScatter(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int[] recvCounts, final Datatype type, final Op op)
+    {
+        run(() -> Collectives.reduceScatter(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
+    }
+
+    /** MPI_Ireduce_scatter: nonblocking reduceScatter; the buffers must not be touched until the request completes. */
+    public Request ireduceScatter(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int[] recvCounts, final Datatype type, final Op op)
+    {
+        return begin(() -> Collectives.reduceScatter(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
+    }
+
+    /** MPI_Reduce_scatter_init (MPI-4): a persistent reduceScatter; arguments are checked and the schedule built once, each start() runs it. */
+    public Request reduceScatterInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int[] recvCounts, final Datatype type, final Op op)
+    {
+        return persistent(() -> Collectives.reduceScatter(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
+    }
+
+    /** MPI_Scan: rank i receives the reduction of ranks 0..i. IN_PLACE as send buffer: input from the receive buffer. Recursive doubling. */
+    public void scan(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
+    {
+        run(() -> Collectives.scan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+    }
+
+    /** MPI_Iscan: nonblocking scan; the buffers must not be touched until the request completes. */
+    public Request iscan(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
+    {
+        return begin(() -> Collectives.scan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+    }
+
+    /** MPI_Scan_init (MPI-4): a persistent scan; arguments are checked and the schedule built once, each start() runs it. */
+    public Request scanInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
+    {
+        return persistent(() -> Collectives.scan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+    }
+
+    /** MPI_Exscan: rank i &gt; 0 receives the reduction of ranks 0..i-1; rank 0's receive buffer is left untouched. IN_PLACE as send buffer: input from the receive buffer. */
+    public void exscan(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
+    {
+        run(() -> Collectives.exscan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+    }
+
+    /** MPI_Iexscan: nonblocking exscan; the buffers must not be touched until the request completes. */
+    public Request iexscan(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
+    {
+        return begin(() -> Collectives.exscan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+    }
+
+    /** MPI_Exscan_init (MPI-4): a persistent exscan; arguments are checked and the schedule built once, each start() runs it. */
+    public Request exscanInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
+    {
+        return persistent(() -> Collectives.exscan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+    }
+
+    /** MPI_Reduce_local: {@code inout = in op inout} on this rank, no communication. */
+    public static void reduceLocal(final Object inBuf, final int inOffset, final Object inoutBuf, final int inoutOffset, final int count,
+        final Datatype type, final Op op)
+    {
+        Collectives.reduceLocal(inBuf, inOffset, inoutBuf, inoutOffset, count, type, op);
+    }
+
+    // ============================================================================================
+    // Communicators and groups (issue 4)
+    // ============================================================================================
+
+    private Comm wrap(final CommState derived)
+    {
+        return derived == null ? null : new Comm(derived);
+    }
+
+    private void checkNotFreed(final String call)
+    {
+        if (org.jmpi.internal.coll.CollContext.of(state).freed())
+        {
+            throw state.handle(new MpiException(ErrorClass.ERR_COMM, call + ": communicator " + state.name() + " was freed"));
+        }
+    }
+
+    /** MPI_Comm_group: this communicator's members, in rank order. */
+    public Group group()
+    {
+        return new Group(state.worldRanks(), state.worldRank(state.rank()));
+    }
+
+    /** MPI_Comm_dup: same members, own matching contexts, same error handler. Collective. */
+    public Comm dup()
+    {
+        checkNotFreed("dup");
+        try
+        {
+            return wrap(Communicators.dup(state));
+        }
+        catch (final MpiException ex)
+        {
+            throw state.handle(ex);
+        }
+    }
+
+    /**
+     * MPI_Comm_split: ranks passing the same {@code color} (&gt;= 0) form a communicator, ordered by {@code key}
+     * then by rank here. A rank passing {@link #UNDEFINED} gets {@code null}. Collective.
+     */
+    public Comm split(final int color, final int key)
+    {
+        checkNotFreed("split");
+        try
+        {
+            return wrap(Communicators.split(state, color, key));
+        }
+        catch (final MpiException ex)
+        {
+            throw state.handle(ex);
+        }
+    }
+
+    /**
+     * MPI_Comm_split_type: with {@link #TYPE_SHARED}, the ranks of this node (same processor name), ordered by
+     * {@code key}; with {@link #UNDEFINED}, {@code null}. Collective.
+     */
+    public Comm splitType(final int splitType, final int key)
+    {
+        checkNotFreed("splitType");
+        try
+        {
+            if (splitType == UNDEFINED)
+            {
+                return wrap(Communicators.split(state, UNDEFINED, key));
+            }
+            if (splitType != TYPE_SHARED)
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, "splitType: unknown split type " + splitType + " (TYPE_SHARED or UNDEFINED)");
+            }
+            return wrap(Communicators.splitShared(state, Mpi.current().processorName(), key));
+        }
+        catch (final MpiException ex)
+        {
+            throw state.handle(ex);
+        }
+    }
+
+    /** MPI_Comm_create: collective over this communicator; members of {@code group} get the new one, others {@code null}. */
+    public Comm create(final Group group)
+    {
+        checkNotFreed("create");
+        try
+        {
+            return wrap(Communicators.create(state, group));
+        }
+        catch (final MpiException ex)
+        {
+            throw state.handle(ex);
+        }
+    }
+
+    /**
+     * MPI_Comm_create_group: collective over the members of {@code group} only (a subset of this
+     * communicator); concurrent calls over overlapping groups must use different tags.
+     */
+    public Comm createGroup(final Group group, final int tag)
+    {
+        checkNotFreed("createGroup");
+        try
+        {
+            return wrap(Communicators.createGroup(state, group, tag));
+        }
+        catch (final MpiException ex)
+        {
+            throw state.handle(ex);
+        }
+    }
+
+    /**
+     * MPI_Comm_compare: {@link #IDENT} (the same communicator), {@link #CONGRUENT} (same members and order),
+     * {@link #SIMILAR} (same members), else {@link #UNEQUAL}.
+     */
+    public int compare(final Comm other)
+    {
+        if (other == null)
+        {
+            throw state.handle(new MpiException(ErrorClass.ERR_COMM, "compare: communicator is null"));
+        }
+        if (other.state == state || (other.state.contextId() == state.contextId() &&
+            java.util.Arrays.equals(other.state.worldRanks(), state.worldRanks())))
+        {
+            return IDENT;
+        }
+        final int groups = Group.compare(group(), other.group());
+        return groups == IDENT ? CONGRUENT : groups;
+    }
+
+    /**
+     * MPI_Comm_free: collectives on this communicator then fail with ERR_COMM. Local in jmpi (context ids
+     * are not reused). Freeing WORLD or SELF is ERR_COMM.
+     */
+    public void free()
+    {
+        if (state.contextId() < org.jmpi.internal.runtime.RankRuntime.FIRST_FREE_CONTEXT)
+        {
+            throw state.handle(new MpiException(ErrorClass.ERR_COMM, "free: " + state.name() + " cannot be freed"));
+        }
+        org.jmpi.internal.coll.CollContext.free(state);
+    }
+
+    /** Whether {@link #free()} was called on this communicator. */
+    public boolean isFreed()
+    {
+        return org.jmpi.internal.coll.CollContext.of(state).freed();
     }
 
     /** MPI_Abort: stops every rank of the job with {@code code} as exit code. Does not return. */

@@ -28,7 +28,8 @@ public record BootstrapMessage(short version, byte type, byte status, int rank, 
     }
 
     /** A request (or the challenge) of the current version. */
-    public static BootstrapMessage request(final byte type, final int rank, final int code, final long timeoutNs, final String key, final byte[] value)
+    public static BootstrapMessage request(
+        final byte type, final int rank, final int code, final long timeoutNs, final String key, final byte[] value)
     {
         return new BootstrapMessage(VERSION, type, STATUS_NONE, rank, code, timeoutNs, key, value);
     }

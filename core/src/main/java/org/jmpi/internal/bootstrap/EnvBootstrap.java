@@ -64,7 +64,8 @@ public final class EnvBootstrap
         }
         catch (final IllegalArgumentException ex)
         {
-            throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + BootstrapEnv.SECRET_ENV_NAME + " is malformed: " + ex.getMessage());
+            throw new MpiException(ErrorClass.ERR_OTHER,
+                "launcher environment: " + BootstrapEnv.SECRET_ENV_NAME + " is malformed: " + ex.getMessage());
         }
         final InetSocketAddress address = parseAddress(endpoint);
         final long timeoutNs = TimeUnit.MILLISECONDS.toNanos(new Params(Map.of(), env).getLong(CoreParams.INIT_TIMEOUT));

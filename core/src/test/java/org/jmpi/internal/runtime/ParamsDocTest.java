@@ -11,10 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ParamsDocTest
 {
     @Test
-    void shouldDocumentEveryCoreParameterWithItsDefault() throws Exception
+    void shouldDocumentEveryParameterOnTheClassPathWithItsDefault() throws Exception
     {
         final String doc = Files.readString(Path.of("..", "docs", "parameters.md"));
-        for (final ParamSpec spec : CoreParams.ALL)
+        for (final ParamSpec spec : ParamRegistry.all())
         {
             assertTrue(doc.contains("| `" + spec.name() + "` | " + spec.defaultValue() + " |"),
                 "docs/parameters.md lacks a row for " + spec.name() + " with default " + spec.defaultValue());

@@ -12,21 +12,24 @@ import org.jmpi.spi.Transport;
 import org.jmpi.spi.TransportContext;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Frames between ranks of one JVM: each rank has an inbox (a many-to-one concurrent queue) in a hub
  * the job's ranks share. A frame is a small heap buffer; attachments pass object references, so the
  * protocol can copy rendezvous payloads directly from the sender's buffer (single copy).
  *
+ * <p>Back-pressure: an inbox holds at most {@code jmpi.jvm.inbox.size} bytes of frames; beyond that
+ * {@link #offer} returns false until the receiver drains it.
+ *
  * <p>Threading: {@link #offer} and {@link #progress} on the rank's engine thread; the receiving
  * rank's inbox is written by many sender threads.
  */
 final class InJvmTransport implements Transport
 {
-    /** Frames of any size up to this; rendezvous payloads are copied directly, never framed. */
+    /** Frames up to this, and up to half the inbox; rendezvous payloads are copied directly, never framed. */
     static final int MAX_FRAME_LENGTH = 1 << 20;
     private static final int POLL_LIMIT = 64;
-    private static final Capabilities CAPABILITIES = new Capabilities(MAX_FRAME_LENGTH, true, true, false, false);
 
     /** One inbound frame. */
     private record Frame(int sourceRank, UnsafeBuffer buffer, int length, Object attachment)
@@ -37,7 +40,31 @@ final class InJvmTransport implements Transport
     static final class Inbox
     {
         final ManyToOneConcurrentLinkedQueue<Frame> queue = new ManyToOneConcurrentLinkedQueue<>();
+        final AtomicLong queuedBytes = new AtomicLong();
+        final long capacityBytes;
         volatile Runnable waker = () -> { };
+
+        Inbox(final long capacityBytes)
+        {
+            this.capacityBytes = capacityBytes;
+        }
+
+        /** Reserves room for a frame; false when the inbox is full (an empty inbox takes any frame). */
+        boolean reserve(final int lengthBytes)
+        {
+            while (true)
+            {
+                final long queued = queuedBytes.get();
+                if (queued > 0 && queued + lengthBytes > capacityBytes)
+                {
+                    return false;
+                }
+                if (queuedBytes.compareAndSet(queued, queued + lengthBytes))
+                {
+                    return true;
+                }
+            }
+        }
     }
 
     /** The inboxes of the ranks of one JVM, by world rank. */
@@ -52,6 +79,7 @@ final class InJvmTransport implements Transport
     private final Inbox inbox;
     private final Inbox[] peers;
     private final boolean[] reachable;
+    private final Capabilities capabilities;
 
     InJvmTransport(final TransportContext context)
     {
@@ -60,8 +88,9 @@ final class InJvmTransport implements Transport
         final RankContext rankContext = RankContext.current();
         this.hub = rankContext == null ? new Hub() :
             (Hub)rankContext.job().shared().computeIfAbsent("jvm.hub", k -> new Hub());
-        this.inbox = new Inbox();
+        this.inbox = new Inbox(context.params().getLong(InJvmTransportProvider.INBOX_SIZE));
         hub.inboxes.put(rank, inbox);
+        this.capabilities = new Capabilities((int)Math.min(MAX_FRAME_LENGTH, inbox.capacityBytes / 2), true, true, false, false);
         this.peers = new Inbox[context.size()];
         this.reachable = new boolean[context.size()];
         final String myJvm = context.jvmId(rank);
@@ -86,7 +115,7 @@ final class InJvmTransport implements Transport
     @Override
     public Capabilities capabilities()
     {
-        return CAPABILITIES;
+        return capabilities;
     }
 
     @Override
@@ -108,8 +137,20 @@ final class InJvmTransport implements Transport
             }
             peers[dstRank] = target;
         }
+        if (!target.reserve(lengthBytes))
+        {
+            return false;
+        }
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[lengthBytes]);
-        writer.write(buffer, 0, lengthBytes);
+        try
+        {
+            writer.write(buffer, 0, lengthBytes);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            target.queuedBytes.addAndGet(-lengthBytes);
+            throw ex;
+        }
         target.queue.offer(new Frame(rank, buffer, lengthBytes, attachment));
         target.waker.run();
         return true;
@@ -122,6 +163,7 @@ final class InJvmTransport implements Transport
         Frame f;
         while (count < POLL_LIMIT && (f = inbox.queue.poll()) != null)
         {
+            inbox.queuedBytes.addAndGet(-f.length());
             handler.onFrame(f.sourceRank(), f.buffer(), 0, f.length(), f.attachment());
             count++;
         }

@@ -1,5 +1,6 @@
 package org.jmpi.internal.transport.jvm;
 
+import org.jmpi.spi.ParamSpec;
 import org.jmpi.spi.Transport;
 import org.jmpi.spi.TransportContext;
 import org.jmpi.spi.TransportProvider;
@@ -10,6 +11,15 @@ import org.jmpi.spi.TransportProvider;
  */
 public final class InJvmTransportProvider implements TransportProvider
 {
+    public static final ParamSpec INBOX_SIZE = new ParamSpec("jmpi.jvm.inbox.size", "4m", "bytes",
+        "In-JVM transport: frame bytes a rank's inbox holds before senders see back-pressure.");
+
+    @Override
+    public java.util.List<ParamSpec> params()
+    {
+        return java.util.List.of(INBOX_SIZE);
+    }
+
     @Override
     public String name()
     {

@@ -1,0 +1,115 @@
+package org.jmpi.internal.coll;
+
+import org.jmpi.Datatype;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.internal.datatype.BufferView;
+import org.jmpi.internal.datatype.Convertor;
+
+/**
+ * Moving user data to and from the collectives' scratch arrays (packed streams in native byte order), and
+ * naming parts of user buffers ({@link Slot}).
+ *
+ * <p>Stateless; any thread. Scratch arrays are owned by the schedule that allocated them.
+ */
+final class Buffers
+{
+    /** {@code count} items of {@code type} at element {@code offset} of a user buffer. */
+    record Slot(Object buf, int offset, int count, Datatype type)
+    {
+        long bytes()
+        {
+            return count * type.size();
+        }
+    }
+
+    private Buffers()
+    {
+    }
+
+    /** Checks that {@code count} items of {@code type} at {@code offset} lie inside {@code buf} (send side). */
+    static void checkSend(final String call, final Object buf, final int offset, final int count, final Datatype type)
+    {
+        checkArgs(call, offset, count, type);
+        Convertor.create(BufferView.of(buf, call + ": send buffer"), offset, count, type);
+    }
+
+    /** As {@link #checkSend}, and the buffer must be writable. */
+    static void checkRecv(final String call, final Object buf, final int offset, final int count, final Datatype type)
+    {
+        checkArgs(call, offset, count, type);
+        Convertor.createForReceive(BufferView.of(buf, call + ": receive buffer"), offset, count, type);
+    }
+
+    private static void checkArgs(final String call, final int offset, final int count, final Datatype type)
+    {
+        if (count < 0)
+        {
+            throw new MpiException(ErrorClass.ERR_COUNT, call + ": negative count " + count);
+        }
+        if (offset < 0)
+        {
+            throw new MpiException(ErrorClass.ERR_BUFFER, call + ": negative buffer offset " + offset);
+        }
+        if (type == null)
+        {
+            throw new MpiException(ErrorClass.ERR_TYPE, call + ": datatype is null");
+        }
+        if (!type.isCommitted())
+        {
+            throw new MpiException(ErrorClass.ERR_TYPE, call + ": datatype " + type.name() + " is not committed");
+        }
+    }
+
+    /** Packed bytes of {@code count} items, as an array length. */
+    static int packedBytes(final String call, final long count, final Datatype type)
+    {
+        final long bytes = count * type.size();
+        if (bytes > Integer.MAX_VALUE - 16)
+        {
+            throw new MpiException(ErrorClass.ERR_COUNT, call + ": " + bytes + " bytes exceed the largest scratch array");
+        }
+        return (int)bytes;
+    }
+
+    /** The slot of {@code count} items at byte displacement {@code byteDisp} from element {@code offset}. */
+    static Slot slot(final Object buf, final int offset, final long byteDisp, final int count, final Datatype type)
+    {
+        final long elementSize = BufferView.of(buf, "buffer").elementSize();
+        if (byteDisp % elementSize == 0)
+        {
+            return new Slot(buf, Math.toIntExact(offset + byteDisp / elementSize), count, type);
+        }
+        final Datatype shifted = Datatype.hindexed(new int[] {count}, new long[] {byteDisp}, type).commit();
+        return new Slot(buf, offset, 1, shifted);
+    }
+
+    static void pack(final Slot from, final byte[] dst, final int dstOff)
+    {
+        final Convertor src = Convertor.create(BufferView.of(from.buf(), "send buffer"), from.offset(), from.count(), from.type());
+        final long bytes = src.totalBytes();
+        final Convertor out = Convertor.createForReceive(BufferView.of(dst, "scratch"), dstOff, bytes, Datatype.BYTE);
+        Convertor.copy(src, out, 0, bytes);
+    }
+
+    static void unpack(final byte[] src, final int srcOff, final Slot to)
+    {
+        final Convertor out = Convertor.createForReceive(BufferView.of(to.buf(), "receive buffer"), to.offset(), to.count(), to.type());
+        final long bytes = out.totalBytes();
+        final Convertor in = Convertor.create(BufferView.of(src, "scratch"), srcOff, bytes, Datatype.BYTE);
+        Convertor.copy(in, out, 0, bytes);
+    }
+
+    /** Type-to-type copy of a rank's own block; the packed sizes must agree. */
+    static void copy(final String call, final Slot from, final Slot to)
+    {
+        final Convertor src = Convertor.create(BufferView.of(from.buf(), "send buffer"), from.offset(), from.count(), from.type());
+        final Convertor dst = Convertor.createForReceive(BufferView.of(to.buf(), "receive buffer"), to.offset(), to.count(), to.type());
+        if (src.totalBytes() != dst.totalBytes())
+        {
+            throw new MpiException(ErrorClass.ERR_TRUNCATE, call + ": send part is " + src.totalBytes() + " bytes, receive part " +
+                dst.totalBytes() + " bytes (counts or types do not match)");
+        }
+        Convertor.copy(src, dst, 0, src.totalBytes());
+    }
+}

@@ -1,0 +1,91 @@
+package org.jmpi.internal.coll;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.internal.runtime.RankContext;
+import org.jmpi.spi.ParamSpec;
+import org.jmpi.spi.Params;
+
+/**
+ * The collectives' parameters: algorithm choices (forcing one is for tests and benchmarks) and the
+ * message-size switch points. The switch points are MPICH's defaults (MPIR_CVAR_BCAST_SHORT_MSG_SIZE,
+ * MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE, MPIR_CVAR_ALLTOALL_SHORT_MSG_SIZE); they have not yet been
+ * re-measured for jmpi (bench/ coll harness, to do).
+ */
+public final class CollParams
+{
+    public static final ParamSpec BCAST_ALGORITHM = new ParamSpec("jmpi.coll.bcast.algorithm", "auto", "name",
+        "Bcast algorithm: auto, binomial, scatter_allgather (scatter then ring allgather).");
+    public static final ParamSpec BCAST_SHORT = new ParamSpec("jmpi.coll.bcast.short", "12k", "bytes",
+        "auto bcast: binomial tree up to this size (or below 8 ranks), else scatter + ring allgather.");
+    public static final ParamSpec ALLREDUCE_ALGORITHM = new ParamSpec("jmpi.coll.allreduce.algorithm", "auto", "name",
+        "Allreduce algorithm: auto, recursive_doubling, rabenseifner (reduce-scatter + allgather), ring. The last two need a commutative op (otherwise recursive doubling is used).");
+    public static final ParamSpec ALLREDUCE_SHORT = new ParamSpec("jmpi.coll.allreduce.short", "2k", "bytes",
+        "auto allreduce: recursive doubling up to this size, else Rabenseifner.");
+    public static final ParamSpec ALLGATHER_ALGORITHM = new ParamSpec("jmpi.coll.allgather.algorithm", "auto", "name",
+        "Allgather algorithm: auto, ring, recursive_doubling (power-of-two sizes; others use ring).");
+    public static final ParamSpec ALLTOALL_ALGORITHM = new ParamSpec("jmpi.coll.alltoall.algorithm", "auto", "name",
+        "Alltoall algorithm: auto, bruck, pairwise, linear (all sends and receives posted at once).");
+    public static final ParamSpec ALLTOALL_SHORT = new ParamSpec("jmpi.coll.alltoall.short", "256", "bytes",
+        "auto alltoall: Bruck for blocks up to this size on 8 or more ranks; else linear up to 32 KiB blocks, pairwise above.");
+    public static final ParamSpec REDUCE_SCATTER_ALGORITHM = new ParamSpec("jmpi.coll.reduce_scatter.algorithm", "auto", "name",
+        "Reduce_scatter(_block) algorithm: auto, ring (commutative ops), reduce_scatterv (reduce to rank 0, then scatterv).");
+    public static final ParamSpec CHECK = new ParamSpec("jmpi.coll.check", "false", "boolean",
+        "Before every collective, check that all ranks called the same collective with the same root (one extra allreduce): a mismatch is ERR_OTHER on every rank instead of a hang or wrong data.");
+
+    /** Every collective parameter, for the registry and docs/parameters.md. */
+    public static final List<ParamSpec> ALL = List.of(BCAST_ALGORITHM, BCAST_SHORT, ALLREDUCE_ALGORITHM, ALLREDUCE_SHORT,
+        ALLGATHER_ALGORITHM, ALLTOALL_ALGORITHM, ALLTOALL_SHORT, REDUCE_SCATTER_ALGORITHM, CHECK);
+
+    private static final Params PROCESS = new Params(Map.of());
+
+    final String bcastAlgorithm;
+    final long bcastShort;
+    final String allreduceAlgorithm;
+    final long allreduceShort;
+    final String allgatherAlgorithm;
+    final String alltoallAlgorithm;
+    final long alltoallShort;
+    final String reduceScatterAlgorithm;
+    final boolean check;
+
+    private CollParams(final Params p)
+    {
+        bcastAlgorithm = choice(p, BCAST_ALGORITHM, "auto", "binomial", "scatter_allgather");
+        bcastShort = p.getLong(BCAST_SHORT);
+        allreduceAlgorithm = choice(p, ALLREDUCE_ALGORITHM, "auto", "recursive_doubling", "rabenseifner", "ring");
+        allreduceShort = p.getLong(ALLREDUCE_SHORT);
+        allgatherAlgorithm = choice(p, ALLGATHER_ALGORITHM, "auto", "ring", "recursive_doubling");
+        alltoallAlgorithm = choice(p, ALLTOALL_ALGORITHM, "auto", "bruck", "pairwise", "linear");
+        alltoallShort = p.getLong(ALLTOALL_SHORT);
+        reduceScatterAlgorithm = choice(p, REDUCE_SCATTER_ALGORITHM, "auto", "ring", "reduce_scatterv");
+        check = p.getBoolean(CHECK);
+    }
+
+    /**
+     * The parameters as the calling rank sees them: its in-JVM job's, else the process's (system properties,
+     * environment).
+     */
+    static CollParams current()
+    {
+        final RankContext context = RankContext.current();
+        return new CollParams(context != null ? context.job().params() : PROCESS);
+    }
+
+    private static String choice(final Params p, final ParamSpec spec, final String... allowed)
+    {
+        final String value = p.get(spec).toLowerCase(Locale.ROOT);
+        for (final String a : allowed)
+        {
+            if (a.equals(value))
+            {
+                return a;
+            }
+        }
+        throw new MpiException(ErrorClass.ERR_ARG, "parameter " + spec.name() + "=" + value + " is not one of " + String.join(", ", allowed));
+    }
+}

@@ -1,0 +1,218 @@
+package org.jmpi.internal.comm;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import org.jmpi.Comm;
+import org.jmpi.Datatype;
+import org.jmpi.ErrorClass;
+import org.jmpi.Group;
+import org.jmpi.MpiException;
+import org.jmpi.Op;
+import org.jmpi.internal.coll.CollContext;
+import org.jmpi.internal.coll.Collectives;
+import org.jmpi.internal.pt2pt.CommState;
+
+/**
+ * Making communicators: every new one gets a context-id pair (point-to-point, collective) that no member
+ * uses for anything else. The members agree on it by a MAX reduction of their lowest free id
+ * ({@link CommState#nextContextId()}), then all reserve up to it plus two. Disjoint communicators made by
+ * one split may share a pair: no process belongs to two of them.
+ *
+ * <p>Threading: collective over the parent; MPI requires the caller to order such calls on one communicator.
+ */
+public final class Communicators
+{
+    private Communicators()
+    {
+    }
+
+    /** The agreed context id over {@code c} (collective over c), reserved on this rank. */
+    private static int agreeContext(final CommState c)
+    {
+        final int[] id = {c.nextContextId()};
+        final int[] max = new int[1];
+        Collectives.allreduce(c, id, 0, max, 0, 1, Datatype.INT, Op.MAX).start().await();
+        c.reserveContextIds(max[0] + 2);
+        return max[0];
+    }
+
+    /** MPI_Comm_dup: same members and order, new contexts; the error handler is inherited. */
+    public static CommState dup(final CommState c)
+    {
+        final int context = agreeContext(c);
+        return c.derive(context, context + 1, c.rank(), c.worldRanks(), c.name() + ".dup");
+    }
+
+    /**
+     * MPI_Comm_split:
+     * <ol>
+     * <li>Allgather {color, key, lowest free context id} over the parent.</li>
+     * <li>The context id is the maximum of the ids, reserved on every rank.</li>
+     * <li>The members of this rank's colour, ordered by (key, parent rank), form its new communicator;
+     * {@link Comm#UNDEFINED} colour yields null.</li>
+     * </ol>
+     */
+    public static CommState split(final CommState c, final int color, final int key)
+    {
+        if (color < 0 && color != Comm.UNDEFINED)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "split: colour " + color + " must be >= 0 or UNDEFINED");
+        }
+        final int size = c.size();
+        final int[] mine = {color, key, c.nextContextId()};
+        final int[] all = new int[3 * size];
+        Collectives.allgather(c, mine, 0, 3, Datatype.INT, all, 0, 3, Datatype.INT).start().await();
+        int context = 0;
+        for (int r = 0; r < size; r++)
+        {
+            context = Math.max(context, all[3 * r + 2]);
+        }
+        c.reserveContextIds(context + 2);
+        if (color == Comm.UNDEFINED)
+        {
+            return null;
+        }
+        final List<Integer> members = new ArrayList<>();
+        for (int r = 0; r < size; r++)
+        {
+            if (all[3 * r] == color)
+            {
+                members.add(r);
+            }
+        }
+        members.sort(Comparator.<Integer>comparingInt(r -> all[3 * r + 1]).thenComparingInt(r -> r));
+        final int[] worldRanks = new int[members.size()];
+        int newRank = -1;
+        for (int i = 0; i < worldRanks.length; i++)
+        {
+            worldRanks[i] = c.worldRank(members.get(i));
+            if (members.get(i) == c.rank())
+            {
+                newRank = i;
+            }
+        }
+        return c.derive(context, context + 1, newRank, worldRanks, c.name() + ".split(" + color + ")");
+    }
+
+    /**
+     * MPI_Comm_split_type(SHARED): ranks of one node. Ranks hash their processor name, allgather the hashes,
+     * and split with the lowest rank of equal hash as colour.
+     */
+    public static CommState splitShared(final CommState c, final String processorName, final int key)
+    {
+        final long[] mine = {hash(processorName)};
+        final long[] all = new long[c.size()];
+        Collectives.allgather(c, mine, 0, 1, Datatype.LONG, all, 0, 1, Datatype.LONG).start().await();
+        int color = 0;
+        while (all[color] != mine[0])
+        {
+            color++;
+        }
+        return split(c, color, key);
+    }
+
+    private static long hash(final String name)
+    {
+        try
+        {
+            final byte[] d = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
+            long h = 0;
+            for (int i = 0; i < 8; i++)
+            {
+                h = (h << 8) | (d[i] & 0xFF);
+            }
+            return h;
+        }
+        catch (final NoSuchAlgorithmException ex)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "SHA-256 unavailable", ex);
+        }
+    }
+
+    /** The rank of each group member in {@code c}; ERR_GROUP if one is not a member of c. */
+    private static int[] checkSubset(final String call, final CommState c, final Group group)
+    {
+        if (group == null)
+        {
+            throw new MpiException(ErrorClass.ERR_GROUP, call + ": group is null");
+        }
+        final int[] world = group.worldRanks();
+        final int[] parent = c.worldRanks();
+        final int[] ranks = new int[world.length];
+        for (int i = 0; i < world.length; i++)
+        {
+            ranks[i] = -1;
+            for (int r = 0; r < parent.length; r++)
+            {
+                if (parent[r] == world[i])
+                {
+                    ranks[i] = r;
+                }
+            }
+            if (ranks[i] < 0)
+            {
+                throw new MpiException(ErrorClass.ERR_GROUP, call + ": group member " + i + " (world rank " + world[i] +
+                    ") is not in communicator " + c.name());
+            }
+        }
+        return ranks;
+    }
+
+    /** MPI_Comm_create: collective over the parent; members of {@code group} get the new communicator, the others null. */
+    public static CommState create(final CommState c, final Group group)
+    {
+        checkSubset("create", c, group);
+        final int context = agreeContext(c);
+        final int newRank = indexOf(group.worldRanks(), c.worldRank(c.rank()));
+        if (newRank < 0)
+        {
+            return null;
+        }
+        return c.derive(context, context + 1, newRank, group.worldRanks(), c.name() + ".create");
+    }
+
+    /**
+     * MPI_Comm_create_group: collective over the group's members only.
+     * <ol>
+     * <li>A temporary communicator over the members matches on the parent's collective context with a tag
+     * reserved for this call (derived from {@code tag}), so it meets neither the parent's collectives nor other
+     * create_group calls with other tags.</li>
+     * <li>The context id is agreed over it as usual.</li>
+     * </ol>
+     */
+    public static CommState createGroup(final CommState c, final Group group, final int tag)
+    {
+        checkSubset("createGroup", c, group);
+        if (tag < 0)
+        {
+            throw new MpiException(ErrorClass.ERR_TAG, "createGroup: invalid tag " + tag);
+        }
+        final int newRank = indexOf(group.worldRanks(), c.worldRank(c.rank()));
+        if (newRank < 0)
+        {
+            throw new MpiException(ErrorClass.ERR_GROUP, "createGroup: the caller is not a member of the group");
+        }
+        final CommState temporary = c.derive(c.collContextId(), c.collContextId(), newRank, group.worldRanks(), "createGroup");
+        CollContext.bindSpecial(temporary, tag);
+        final int context = agreeContext(temporary);
+        c.reserveContextIds(context + 2);
+        return c.derive(context, context + 1, newRank, group.worldRanks(), c.name() + ".createGroup");
+    }
+
+    private static int indexOf(final int[] worldRanks, final int worldRank)
+    {
+        for (int i = 0; i < worldRanks.length; i++)
+        {
+            if (worldRanks[i] == worldRank)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

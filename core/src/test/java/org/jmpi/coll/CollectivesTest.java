@@ -1,0 +1,767 @@
+package org.jmpi.coll;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Map;
+
+import org.jmpi.Comm;
+import org.jmpi.Datatype;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.Op;
+import org.jmpi.Ranks;
+import org.jmpi.ThreadLevel;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Blocking collectives against sequential references, at 1, 2, 3, 4, 5 and 8 ranks, with every algorithm
+ * forced in turn. Data is integer-valued so that floating sums are exact in any order.
+ */
+@Timeout(120)
+class CollectivesTest
+{
+    private static final int[] COUNTS = {0, 1, 7, 1000, 33_333};
+
+    private static Map<String, String> params(final String key, final String algorithm)
+    {
+        return Map.of("jmpi.coll." + key + ".algorithm", algorithm);
+    }
+
+    private static int value(final int rank, final int i)
+    {
+        return (rank + 1) * 31 + i % 1013;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8})
+    void shouldBarrier(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            for (int i = 0; i < 10; i++)
+            {
+                world.barrier();
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8})
+    void shouldBcastWithEveryAlgorithm(final int size)
+    {
+        for (final String algorithm : new String[] {"binomial", "scatter_allgather", "auto"})
+        {
+            Ranks.run(size, ThreadLevel.SINGLE, params("bcast", algorithm), (mpi, world) ->
+            {
+                final int rank = world.rank();
+                for (final int root : new int[] {0, size - 1, size / 2})
+                {
+                    for (final int count : COUNTS)
+                    {
+                        final int[] data = new int[count + 3];
+                        if (rank == root)
+                        {
+                            for (int i = 0; i < count; i++)
+                            {
+                                data[i + 3] = value(root, i);
+                            }
+                        }
+                        world.bcast(data, 3, count, Datatype.INT, root);
+                        for (int i = 0; i < count; i++)
+                        {
+                            assertEquals(value(root, i), data[i + 3], "element " + i + " count " + count + " root " + root);
+                        }
+                        assertEquals(0, data[0]);
+                    }
+                    // A derived type: every other long.
+                    final Datatype everyOther = Datatype.vector(50, 1, 2, Datatype.LONG).commit();
+                    final long[] longs = new long[100];
+                    if (rank == root)
+                    {
+                        for (int i = 0; i < 100; i++)
+                        {
+                            longs[i] = i % 2 == 0 ? i * 7L : -1;
+                        }
+                    }
+                    world.bcast(longs, 0, 1, everyOther, root);
+                    for (int i = 0; i < 100; i += 2)
+                    {
+                        assertEquals(i * 7L, longs[i]);
+                        assertEquals(rank == root ? -1 : 0, longs[i + 1]);
+                    }
+                }
+            });
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8})
+    void shouldAllreduceWithEveryAlgorithm(final int size)
+    {
+        for (final String algorithm : new String[] {"recursive_doubling", "rabenseifner", "ring", "auto"})
+        {
+            Ranks.run(size, ThreadLevel.SINGLE, params("allreduce", algorithm), (mpi, world) ->
+            {
+                final int rank = world.rank();
+                for (final int count : COUNTS)
+                {
+                    final int[] in = new int[count];
+                    final double[] din = new double[count];
+                    final long[] lin = new long[count];
+                    for (int i = 0; i < count; i++)
+                    {
+                        in[i] = value(rank, i);
+                        din[i] = value(rank, i);
+                        lin[i] = value(rank, i) * (1L << 33);
+                    }
+                    final int[] out = new int[count];
+                    world.allreduce(in, 0, out, 0, count, Datatype.INT, Op.SUM);
+                    final double[] dout = new double[count];
+                    world.allreduce(din, 0, dout, 0, count, Datatype.DOUBLE, Op.MAX);
+                    final long[] lout = new long[count];
+                    world.allreduce(lin, 0, lout, 0, count, Datatype.LONG, Op.MIN);
+                    final int[] inPlace = in.clone();
+                    world.allreduce(Comm.IN_PLACE, 0, inPlace, 0, count, Datatype.INT, Op.BXOR);
+                    for (int i = 0; i < count; i++)
+                    {
+                        int sum = 0;
+                        int xor = 0;
+                        for (int r = 0; r < size; r++)
+                        {
+                            sum += value(r, i);
+                            xor ^= value(r, i);
+                        }
+                        assertEquals(sum, out[i], "sum element " + i + " count " + count);
+                        assertEquals(value(size - 1, i), dout[i], "max element " + i);
+                        assertEquals(value(0, i) * (1L << 33), lout[i], "min element " + i);
+                        assertEquals(xor, inPlace[i], "in-place bxor element " + i);
+                    }
+                }
+            });
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8})
+    void shouldReduceToEveryRoot(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int rank = world.rank();
+            for (int root = 0; root < size; root++)
+            {
+                for (final int count : COUNTS)
+                {
+                    final float[] in = new float[count];
+                    for (int i = 0; i < count; i++)
+                    {
+                        in[i] = value(rank, i);
+                    }
+                    final float[] out = new float[count + 1];
+                    out[count] = -5;
+                    world.reduce(in, 0, out, 0, count, Datatype.FLOAT, Op.SUM, root);
+                    if (rank == root)
+                    {
+                        for (int i = 0; i < count; i++)
+                        {
+                            float sum = 0;
+                            for (int r = 0; r < size; r++)
+                            {
+                                sum += value(r, i);
+                            }
+                            assertEquals(sum, out[i], "element " + i);
+                        }
+                        assertEquals(-5, out[count]);
+                        // IN_PLACE at the root.
+                        final float[] mine = in.clone();
+                        world.reduce(Comm.IN_PLACE, 0, mine, 0, count, Datatype.FLOAT, Op.MAX, root);
+                        for (int i = 0; i < count; i++)
+                        {
+                            assertEquals(value(size - 1, i), mine[i]);
+                        }
+                    }
+                    else
+                    {
+                        world.reduce(in, 0, null, 0, count, Datatype.FLOAT, Op.MAX, root);
+                    }
+                }
+            }
+        });
+    }
+
+    /** x -> m x + c, composed in rank order: (a then b) = (a.m b.m, b.m a.c + b.c). Associative, not commutative. */
+    private static final Op AFFINE = Op.create((in, inout, count, type) ->
+    {
+        for (int i = 0; i < count; i++)
+        {
+            final long am = in.getLong(16 * i);
+            final long ac = in.getLong(16 * i + 8);
+            final long bm = inout.getLong(16 * i);
+            final long bc = inout.getLong(16 * i + 8);
+            inout.putLong(16 * i, am * bm);
+            inout.putLong(16 * i + 8, bm * ac + bc);
+        }
+    }, false);
+
+    private static final Datatype PAIR = Datatype.contiguous(2, Datatype.LONG).commit();
+
+    private static long[] affine(final int rank, final int count)
+    {
+        final long[] v = new long[2 * count];
+        for (int i = 0; i < count; i++)
+        {
+            v[2 * i] = rank + 2 + i % 3;
+            v[2 * i + 1] = rank * 5 + 1 + i;
+        }
+        return v;
+    }
+
+    private static long[] affineFold(final int from, final int to, final int count)
+    {
+        long[] acc = affine(from, count);
+        for (int r = from + 1; r <= to; r++)
+        {
+            final long[] b = affine(r, count);
+            final long[] next = new long[2 * count];
+            for (int i = 0; i < count; i++)
+            {
+                next[2 * i] = acc[2 * i] * b[2 * i];
+                next[2 * i + 1] = b[2 * i] * acc[2 * i + 1] + b[2 * i + 1];
+            }
+            acc = next;
+        }
+        return acc;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8})
+    void shouldKeepRankOrderForNonCommutativeOps(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int rank = world.rank();
+            for (final int count : new int[] {0, 1, 5, 300})
+            {
+                final long[] in = affine(rank, count);
+                final long[] expected = affineFold(0, size - 1, count);
+                for (int root = 0; root < size; root++)
+                {
+                    final long[] out = new long[2 * count];
+                    world.reduce(in, 0, out, 0, count, PAIR, AFFINE, root);
+                    if (rank == root)
+                    {
+                        assertArrayEquals(expected, out, "reduce root " + root);
+                    }
+                }
+                final long[] all = new long[2 * count];
+                world.allreduce(in, 0, all, 0, count, PAIR, AFFINE);
+                assertArrayEquals(expected, all, "allreduce");
+                final long[] scanned = new long[2 * count];
+                world.scan(in, 0, scanned, 0, count, PAIR, AFFINE);
+                assertArrayEquals(affineFold(0, rank, count), scanned, "scan");
+                final long[] ex = new long[2 * count];
+                world.exscan(in, 0, ex, 0, count, PAIR, AFFINE);
+                if (rank > 0)
+                {
+                    assertArrayEquals(affineFold(0, rank - 1, count), ex, "exscan");
+                }
+                final long[] blocks = new long[2 * count * size];
+                for (int r = 0; r < size; r++)
+                {
+                    System.arraycopy(affine(rank * 7 + r, count), 0, blocks, 2 * count * r, 2 * count);
+                }
+                final long[] mine = new long[2 * count];
+                world.reduceScatterBlock(blocks, 0, mine, 0, count, PAIR, AFFINE);
+                final long[] expectedMine = new long[2 * count];
+                for (int i = 0; i < count; i++)
+                {
+                    long m = 1;
+                    long c = 0;
+                    for (int r = 0; r < size; r++)
+                    {
+                        final long[] b = affine(r * 7 + rank, count);
+                        c = b[2 * i] * c + b[2 * i + 1];
+                        m = m * b[2 * i];
+                    }
+                    expectedMine[2 * i] = m;
+                    expectedMine[2 * i + 1] = c;
+                }
+                assertArrayEquals(expectedMine, mine, "reduceScatterBlock");
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8})
+    void shouldScanAndExscan(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int rank = world.rank();
+            for (final int count : COUNTS)
+            {
+                final long[] in = new long[count];
+                for (int i = 0; i < count; i++)
+                {
+                    in[i] = value(rank, i);
+                }
+                final long[] out = new long[count];
+                world.scan(in, 0, out, 0, count, Datatype.LONG, Op.SUM);
+                final long[] ex = new long[count];
+                Arrays.fill(ex, 42);
+                world.exscan(in, 0, ex, 0, count, Datatype.LONG, Op.SUM);
+                final long[] inPlace = in.clone();
+                world.scan(Comm.IN_PLACE, 0, inPlace, 0, count, Datatype.LONG, Op.MAX);
+                for (int i = 0; i < count; i++)
+                {
+                    long sum = 0;
+                    for (int r = 0; r < rank; r++)
+                    {
+                        sum += value(r, i);
+                    }
+                    assertEquals(sum + value(rank, i), out[i]);
+                    assertEquals(rank == 0 ? 42 : sum, ex[i]);
+                    assertEquals(value(rank, i), inPlace[i]);
+                }
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8})
+    void shouldGatherAndScatter(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int rank = world.rank();
+            for (final int count : new int[] {0, 1, 7, 5000})
+            {
+                for (final int root : new int[] {0, size - 1})
+                {
+                    final short[] mine = new short[count];
+                    for (int i = 0; i < count; i++)
+                    {
+                        mine[i] = (short)value(rank, i);
+                    }
+                    final short[] all = new short[count * size + 2];
+                    world.gather(mine, 0, count, Datatype.SHORT, all, 2, count, Datatype.SHORT, root);
+                    if (rank == root)
+                    {
+                        for (int r = 0; r < size; r++)
+                        {
+                            for (int i = 0; i < count; i++)
+                            {
+                                assertEquals((short)value(r, i), all[2 + r * count + i]);
+                            }
+                        }
+                        // Scatter it back, with IN_PLACE at the root.
+                        for (int i = 0; i < count; i++)
+                        {
+                            all[2 + rank * count + i] = (short)(all[2 + rank * count + i] + 1);
+                        }
+                        world.scatter(all, 2, count, Datatype.SHORT, Comm.IN_PLACE, 0, count, Datatype.SHORT, root);
+                    }
+                    else
+                    {
+                        final short[] back = new short[count];
+                        world.scatter(null, 0, count, Datatype.SHORT, back, 0, count, Datatype.SHORT, root);
+                        assertArrayEquals(mine, back);
+                    }
+                }
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8})
+    void shouldGathervAndScattervWithUnevenDisplacements(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int rank = world.rank();
+            final int root = size / 2;
+            final int[] counts = new int[size];
+            final int[] displs = new int[size];
+            int at = 5;
+            for (int r = size - 1; r >= 0; r--)
+            {
+                counts[r] = r % 3 == 1 ? 0 : r * 3 + 1;
+                displs[r] = at;
+                at += counts[r] + 2;
+            }
+            final double[] mine = new double[counts[rank]];
+            for (int i = 0; i < mine.length; i++)
+            {
+                mine[i] = value(rank, i);
+            }
+            final double[] all = new double[at];
+            world.gatherv(mine, 0, mine.length, Datatype.DOUBLE, all, 0, counts, displs, Datatype.DOUBLE, root);
+            if (rank == root)
+            {
+                for (int r = 0; r < size; r++)
+                {
+                    for (int i = 0; i < counts[r]; i++)
+                    {
+                        assertEquals(value(r, i), all[displs[r] + i]);
+                    }
+                }
+            }
+            final double[] back = new double[counts[rank]];
+            world.scatterv(all, 0, counts, displs, Datatype.DOUBLE, back, 0, counts[rank], Datatype.DOUBLE, root);
+            assertArrayEquals(mine, back);
+            // allgatherv into every rank, IN_PLACE.
+            final double[] everywhere = new double[at];
+            for (int i = 0; i < counts[rank]; i++)
+            {
+                everywhere[displs[rank] + i] = mine[i];
+            }
+            world.allgatherv(Comm.IN_PLACE, 0, 0, Datatype.DOUBLE, everywhere, 0, counts, displs, Datatype.DOUBLE);
+            for (int r = 0; r < size; r++)
+            {
+                for (int i = 0; i < counts[r]; i++)
+                {
+                    assertEquals(value(r, i), everywhere[displs[r] + i]);
+                }
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8})
+    void shouldAllgatherWithEveryAlgorithm(final int size)
+    {
+        for (final String algorithm : new String[] {"ring", "recursive_doubling"})
+        {
+            Ranks.run(size, ThreadLevel.SINGLE, params("allgather", algorithm), (mpi, world) ->
+            {
+                final int rank = world.rank();
+                for (final int count : COUNTS)
+                {
+                    final int[] mine = new int[count];
+                    for (int i = 0; i < count; i++)
+                    {
+                        mine[i] = value(rank, i);
+                    }
+                    final int[] all = new int[count * size];
+                    world.allgather(mine, 0, count, Datatype.INT, all, 0, count, Datatype.INT);
+                    final int[] inPlace = new int[count * size];
+                    System.arraycopy(mine, 0, inPlace, rank * count, count);
+                    world.allgather(Comm.IN_PLACE, 0, 0, null, inPlace, 0, count, Datatype.INT);
+                    for (int r = 0; r < size; r++)
+                    {
+                        for (int i = 0; i < count; i++)
+                        {
+                            assertEquals(value(r, i), all[r * count + i]);
+                            assertEquals(value(r, i), inPlace[r * count + i]);
+                        }
+                    }
+                }
+                // Different send and receive types with the same signature: 4 ints as one contiguous item.
+                final Datatype four = Datatype.contiguous(4, Datatype.INT).commit();
+                final int[] mine = {rank, rank + 1, rank + 2, rank + 3};
+                final int[] all = new int[4 * size];
+                world.allgather(mine, 0, 4, Datatype.INT, all, 0, 1, four);
+                for (int r = 0; r < size; r++)
+                {
+                    assertEquals(r + 3, all[4 * r + 3]);
+                }
+            });
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8})
+    void shouldAlltoallWithEveryAlgorithm(final int size)
+    {
+        for (final String algorithm : new String[] {"bruck", "pairwise", "linear", "auto"})
+        {
+            Ranks.run(size, ThreadLevel.SINGLE, params("alltoall", algorithm), (mpi, world) ->
+            {
+                final int rank = world.rank();
+                for (final int count : new int[] {0, 1, 3, 2000})
+                {
+                    final long[] out = new long[count * size];
+                    for (int to = 0; to < size; to++)
+                    {
+                        for (int i = 0; i < count; i++)
+                        {
+                            out[to * count + i] = rank * 1_000_000L + to * 1000L + i;
+                        }
+                    }
+                    final long[] in = new long[count * size];
+                    world.alltoall(out, 0, count, Datatype.LONG, in, 0, count, Datatype.LONG);
+                    final long[] inPlace = out.clone();
+                    world.alltoall(Comm.IN_PLACE, 0, 0, null, inPlace, 0, count, Datatype.LONG);
+                    for (int from = 0; from < size; from++)
+                    {
+                        for (int i = 0; i < count; i++)
+                        {
+                            assertEquals(from * 1_000_000L + rank * 1000L + i, in[from * count + i]);
+                            assertEquals(from * 1_000_000L + rank * 1000L + i, inPlace[from * count + i]);
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8})
+    void shouldAlltoallvAndAlltoallw(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int rank = world.rank();
+            // rank r sends (r + to) % 3 items to rank `to`, at uneven displacements.
+            final int[] sc = new int[size];
+            final int[] sd = new int[size];
+            final int[] rc = new int[size];
+            final int[] rd = new int[size];
+            int sAt = 1;
+            int rAt = 2;
+            for (int p = 0; p < size; p++)
+            {
+                sc[p] = (rank + p) % 3;
+                sd[p] = sAt;
+                sAt += sc[p] + 1;
+                rc[p] = (p + rank) % 3;
+                rd[p] = rAt;
+                rAt += rc[p] + 3;
+            }
+            final int[] out = new int[sAt];
+            for (int p = 0; p < size; p++)
+            {
+                for (int i = 0; i < sc[p]; i++)
+                {
+                    out[sd[p] + i] = rank * 100 + p * 10 + i;
+                }
+            }
+            final int[] in = new int[rAt];
+            world.alltoallv(out, 0, sc, sd, Datatype.INT, in, 0, rc, rd, Datatype.INT);
+            final int[] inW = new int[rAt];
+            final long[] sdb = new long[size];
+            final long[] rdb = new long[size];
+            final Datatype[] types = new Datatype[size];
+            for (int p = 0; p < size; p++)
+            {
+                sdb[p] = 4L * sd[p];
+                rdb[p] = 4L * rd[p];
+                types[p] = Datatype.INT;
+            }
+            world.alltoallw(out, 0, sc, sdb, types, inW, 0, rc, rdb, types);
+            for (int p = 0; p < size; p++)
+            {
+                for (int i = 0; i < rc[p]; i++)
+                {
+                    assertEquals(p * 100 + rank * 10 + i, in[rd[p] + i]);
+                    assertEquals(p * 100 + rank * 10 + i, inW[rd[p] + i]);
+                }
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8})
+    void shouldReduceScatter(final int size)
+    {
+        for (final String algorithm : new String[] {"ring", "reduce_scatterv"})
+        {
+            Ranks.run(size, ThreadLevel.SINGLE, Map.of("jmpi.coll.reduce_scatter.algorithm", algorithm), (mpi, world) ->
+            {
+                final int rank = world.rank();
+                final int[] counts = new int[size];
+                int total = 0;
+                for (int r = 0; r < size; r++)
+                {
+                    counts[r] = r == 1 ? 0 : r * 11 + 3;
+                    total += counts[r];
+                }
+                final int[] in = new int[total];
+                for (int i = 0; i < total; i++)
+                {
+                    in[i] = value(rank, i);
+                }
+                int start = 0;
+                for (int r = 0; r < rank; r++)
+                {
+                    start += counts[r];
+                }
+                final int[] out = new int[counts[rank]];
+                world.reduceScatter(in, 0, out, 0, counts, Datatype.INT, Op.SUM);
+                final int[] inPlace = in.clone();
+                world.reduceScatter(Comm.IN_PLACE, 0, inPlace, 0, counts, Datatype.INT, Op.SUM);
+                for (int i = 0; i < counts[rank]; i++)
+                {
+                    int sum = 0;
+                    for (int r = 0; r < size; r++)
+                    {
+                        sum += value(r, start + i);
+                    }
+                    assertEquals(sum, out[i]);
+                    assertEquals(sum, inPlace[i]);
+                }
+                for (final int count : new int[] {0, 1, 777})
+                {
+                    final double[] blocks = new double[count * size];
+                    for (int i = 0; i < blocks.length; i++)
+                    {
+                        blocks[i] = value(rank, i);
+                    }
+                    final double[] mine = new double[count];
+                    world.reduceScatterBlock(blocks, 0, mine, 0, count, Datatype.DOUBLE, Op.MAX);
+                    for (int i = 0; i < count; i++)
+                    {
+                        assertEquals(value(size - 1, rank * count + i), mine[i]);
+                    }
+                }
+            });
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3, 4, 8})
+    void shouldApplyEveryPredefinedOpToItsTypes(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int rank = world.rank();
+            final byte[] b = {(byte)(rank + 1), (byte)(1 << rank % 8)};
+            final byte[] bo = new byte[2];
+            world.allreduce(b, 0, bo, 0, 2, Datatype.BYTE, Op.BOR);
+            byte bor0 = 0;
+            byte bor1 = 0;
+            for (int r = 0; r < size; r++)
+            {
+                bor0 |= (byte)(r + 1);
+                bor1 |= (byte)(1 << r % 8);
+            }
+            assertEquals(bor0, bo[0]);
+            assertEquals(bor1, bo[1]);
+            final boolean[] flags = {true, rank == 0, rank % 2 == 0};
+            final boolean[] land = new boolean[3];
+            final boolean[] lor = new boolean[3];
+            final boolean[] lxor = new boolean[3];
+            world.allreduce(flags, 0, land, 0, 3, Datatype.BOOLEAN, Op.LAND);
+            world.allreduce(flags, 0, lor, 0, 3, Datatype.BOOLEAN, Op.LOR);
+            world.allreduce(flags, 0, lxor, 0, 3, Datatype.BOOLEAN, Op.LXOR);
+            assertArrayEquals(new boolean[] {true, size == 1, size == 1}, land);
+            assertArrayEquals(new boolean[] {true, true, true}, lor);
+            assertArrayEquals(new boolean[] {size % 2 == 1, true, (size + 1) / 2 % 2 == 1}, lxor);
+            final long[] prod = {rank + 1};
+            final long[] prodOut = new long[1];
+            world.allreduce(prod, 0, prodOut, 0, 1, Datatype.LONG, Op.PROD);
+            long fact = 1;
+            for (int r = 1; r <= size; r++)
+            {
+                fact *= r;
+            }
+            assertEquals(fact, prodOut[0]);
+            final char[] chars = {(char)(60000 + rank)};
+            final char[] charMax = new char[1];
+            world.allreduce(chars, 0, charMax, 0, 1, Datatype.CHAR, Op.MAX);
+            assertEquals((char)(60000 + size - 1), charMax[0]);
+            // MAXLOC / MINLOC on DOUBLE_INT (byte-addressed) and INT2 (int[]).
+            final ByteBuffer pair = ByteBuffer.allocate(16).order(ByteOrder.nativeOrder());
+            pair.putDouble(0, rank % 3).putInt(8, rank);
+            final ByteBuffer best = ByteBuffer.allocate(16).order(ByteOrder.nativeOrder());
+            world.allreduce(pair, 0, best, 0, 1, Datatype.DOUBLE_INT, Op.MAXLOC);
+            final int maxValue = Math.min(2, size - 1);
+            assertEquals(maxValue, best.getDouble(0));
+            assertEquals(maxValue, best.getInt(8), "the lowest rank holding the max");
+            final int[] i2 = {10 - rank % 2, rank};
+            final int[] i2min = new int[2];
+            world.allreduce(i2, 0, i2min, 0, 1, Datatype.INT2, Op.MINLOC);
+            assertArrayEquals(new int[] {size > 1 ? 9 : 10, size > 1 ? 1 : 0}, i2min);
+            // REPLACE (a op b = a) keeps rank 0's value, NO_OP (a op b = b) the highest rank's.
+            final int[] me = {rank};
+            final int[] rep = new int[1];
+            world.allreduce(me, 0, rep, 0, 1, Datatype.INT, Op.REPLACE);
+            assertEquals(0, rep[0]);
+            world.allreduce(me, 0, rep, 0, 1, Datatype.INT, Op.NO_OP);
+            assertEquals(size - 1, rep[0]);
+            // An op on a type it does not apply to.
+            final MpiException bad = assertThrows(MpiException.class,
+                () -> world.allreduce(flags, 0, land, 0, 3, Datatype.BOOLEAN, Op.SUM));
+            assertEquals(ErrorClass.ERR_OP, bad.errorClass());
+        });
+    }
+
+    @Test
+    void shouldReduceLocally()
+    {
+        final int[] in = {1, 2, 3};
+        final int[] inout = {10, 20, 30};
+        Comm.reduceLocal(in, 0, inout, 0, 3, Datatype.INT, Op.SUM);
+        assertArrayEquals(new int[] {11, 22, 33}, inout);
+        final Datatype strided = Datatype.vector(2, 1, 2, Datatype.DOUBLE).commit();
+        final double[] a = {1, -1, 5, -1};
+        final double[] b = {3, 0, 2, 0};
+        Comm.reduceLocal(a, 0, b, 0, 1, strided, Op.MAX);
+        assertArrayEquals(new double[] {3, 0, 5, 0}, b);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 5})
+    void shouldReportMismatchedCountsInsteadOfHanging(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int rank = world.rank();
+            final int[] data = new int[10];
+            // Rank 1 is a child of the root in every binomial tree: it must see the error. Ranks below it in the
+            // tree get what it forwards (its 5 ints), so they may complete; nobody may hang.
+            if (rank == 0)
+            {
+                world.bcast(data, 0, 10, Datatype.INT, 0);
+            }
+            else if (rank == 1)
+            {
+                final MpiException ex = assertThrows(MpiException.class, () -> world.bcast(data, 0, 5, Datatype.INT, 0));
+                assertEquals(ErrorClass.ERR_TRUNCATE, ex.errorClass(), ex.getMessage());
+                assertTrue(ex.getMessage().contains("bcast"), ex.getMessage());
+            }
+            else
+            {
+                try
+                {
+                    world.bcast(data, 0, 5, Datatype.INT, 0);
+                }
+                catch (final MpiException ex)
+                {
+                    assertEquals(ErrorClass.ERR_TRUNCATE, ex.errorClass(), ex.getMessage());
+                }
+            }
+            final MpiException root = assertThrows(MpiException.class, () -> world.bcast(data, 0, 1, Datatype.INT, size));
+            assertEquals(ErrorClass.ERR_ROOT, root.errorClass());
+            final MpiException inPlace = assertThrows(MpiException.class,
+                () -> world.bcast(Comm.IN_PLACE, 0, 1, Datatype.INT, 0));
+            assertEquals(ErrorClass.ERR_BUFFER, inPlace.errorClass());
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 5})
+    void shouldDetectMismatchedRootsWithTheCheckOn(final int size)
+    {
+        Ranks.run(size, ThreadLevel.SINGLE, Map.of("jmpi.coll.check", "true"), (mpi, world) ->
+        {
+            final int rank = world.rank();
+            final int[] data = new int[4];
+            world.bcast(data, 0, 4, Datatype.INT, 0);
+            final MpiException ex = assertThrows(MpiException.class,
+                () -> world.bcast(data, 0, 4, Datatype.INT, rank == 0 ? 1 : 0));
+            assertEquals(ErrorClass.ERR_OTHER, ex.errorClass());
+            assertTrue(ex.getMessage().contains("mismatch"), ex.getMessage());
+            world.barrier();
+        });
+    }
+}

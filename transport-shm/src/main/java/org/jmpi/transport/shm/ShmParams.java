@@ -1,0 +1,30 @@
+package org.jmpi.transport.shm;
+
+import org.jmpi.spi.ParamSpec;
+
+import java.util.List;
+
+/**
+ * The shared-memory transport's parameters (docs/parameters.md lists them with the core's).
+ *
+ * <p>Immutable; any thread.
+ */
+public final class ShmParams
+{
+    public static final ParamSpec DIR = new ParamSpec("jmpi.shm.dir", "/dev/shm", "path",
+        "Directory of the node's shared-memory file (tmpfs); the file is removed once every local rank has mapped it.");
+    public static final ParamSpec RING_SIZE = new ParamSpec("jmpi.shm.ring.size", "1m", "bytes",
+        "Capacity of each rank's inbound ring for small frames and pooled frame descriptors (power of two).");
+    public static final ParamSpec POOL_SLOTS = new ParamSpec("jmpi.shm.pool.slots", "8", "slots",
+        "Fragment pool slots per ordered pair of local ranks: large frames one sender may have in flight to one receiver.");
+    public static final ParamSpec SLOT_SIZE = new ParamSpec("jmpi.shm.slot.size", "33024", "bytes",
+        "Bytes per fragment pool slot: the transport's maximum frame (default 32 KiB fragment + 256 B header).");
+    public static final ParamSpec INLINE_MAX = new ParamSpec("jmpi.shm.inline.max", "4352", "bytes",
+        "Frames up to this length are copied through the receiver's ring; larger ones are written in place into a pool slot.");
+
+    public static final List<ParamSpec> ALL = List.of(DIR, RING_SIZE, POOL_SLOTS, SLOT_SIZE, INLINE_MAX);
+
+    private ShmParams()
+    {
+    }
+}

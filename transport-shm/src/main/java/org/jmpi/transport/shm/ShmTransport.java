@@ -1,0 +1,427 @@
+package org.jmpi.transport.shm;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.internal.runtime.CoreParams;
+import org.jmpi.spi.Bootstrap;
+import org.jmpi.spi.Capabilities;
+import org.jmpi.spi.FrameHandler;
+import org.jmpi.spi.FrameWriter;
+import org.jmpi.spi.Transport;
+import org.jmpi.spi.TransportContext;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.concurrent.TimeUnit;
+
+import static org.jmpi.transport.shm.ShmMessageDescriptor.BYTE_ORDER;
+import static org.jmpi.transport.shm.ShmMessageDescriptor.FRAME_LENGTH_OFFSET;
+import static org.jmpi.transport.shm.ShmMessageDescriptor.KIND_INLINE;
+import static org.jmpi.transport.shm.ShmMessageDescriptor.KIND_POOLED;
+import static org.jmpi.transport.shm.ShmMessageDescriptor.POOLED_DESCRIPTOR_LENGTH;
+import static org.jmpi.transport.shm.ShmMessageDescriptor.RESERVED_OFFSET;
+import static org.jmpi.transport.shm.ShmMessageDescriptor.SLOT_SEQUENCE_OFFSET;
+
+/**
+ * Frames between ranks in different JVMs on one node, through the node's shared-memory file
+ * ({@link ShmFileDescriptor}): each rank has an inbound Agrona {@link ManyToOneRingBuffer}; frames up
+ * to {@code inlineMax} are copied through it, larger ones are written in place into a slot of the
+ * sender-to-receiver fragment pool ({@link FragmentPoolDescriptor}) and announced by a pooled frame
+ * descriptor in the ring ({@link ShmMessageDescriptor}), so one sender's frames reach a receiver in
+ * offer order whichever path they take.
+ *
+ * <p>Opening (collective over the node's ranks, per-node bootstrap keys only):
+ * <ol>
+ *   <li>The lowest node-local rank creates the file exclusively with permissions 0600, sizes it,
+ *       writes the header (magic last) and publishes {@code "<rank>.shm.file"} = path and instance id.</li>
+ *   <li>Every other node-local rank gets that key, maps the file, checks the header against its own
+ *       parameters and publishes {@code "<rank>.shm.attached"}.</li>
+ *   <li>The creator waits for every attached key, then deletes the file: the mappings stay valid and
+ *       nothing is left in the directory even if ranks are later killed.</li>
+ * </ol>
+ *
+ * <p>Threading: {@link #offer}, {@link #progress} and {@link #close} on the rank's progress owner, one
+ * thread at a time; a handler may call {@link #offer} but not {@link #progress}. {@link #wakeup} from
+ * any thread. Memory: owns its mappings (unmapped by {@link #close}); the rings and pools are shared
+ * with the node's other ranks. Neither {@code offer} nor {@code progress} allocates.
+ */
+public final class ShmTransport implements Transport
+{
+    /** Bootstrap key suffixes; keys are prefixed with the publishing rank. */
+    static final String FILE_KEY_SUFFIX = ".shm.file";
+    static final String ATTACHED_KEY_SUFFIX = ".shm.attached";
+
+    private final int rank;
+    private final int localIndex;
+    private final int[] worldRankByLocal;
+    private final int[] localIndexByWorld;
+    private final boolean[] reachable;
+    private final Capabilities capabilities;
+    private final int inlineMax;
+    private final int slotCount;
+    private final int slotLength;
+    private final ShmSegment segment;
+
+    private final ManyToOneRingBuffer inbound;
+    private final ManyToOneRingBuffer[] outboundByLocal;
+    private final UnsafeBuffer[] outPoolByLocal;
+    private final long[] producerPositionByLocal;
+    private final long[] cachedConsumerPositionByLocal;
+    private final UnsafeBuffer[] inPoolByLocal;
+    private final long[] consumerPositionByLocal;
+    private final MessageHandler recordHandler = this::onRecord;
+
+    private FrameHandler frameHandler;
+    private boolean closed;
+
+    private ShmTransport(
+        final TransportContext context,
+        final ShmConfig config,
+        final int[] localRanks,
+        final int localIndex,
+        final ShmSegment segment)
+    {
+        final int localCount = localRanks.length;
+        this.rank = context.rank();
+        this.localIndex = localIndex;
+        this.worldRankByLocal = localRanks;
+        this.localIndexByWorld = new int[context.size()];
+        Arrays.fill(localIndexByWorld, -1);
+        this.reachable = new boolean[context.size()];
+        for (int i = 0; i < localCount; i++)
+        {
+            localIndexByWorld[localRanks[i]] = i;
+            reachable[localRanks[i]] = isPeer(context, localRanks[i]);
+        }
+        this.capabilities = new Capabilities(config.slotLength(), false, false, false, false);
+        this.inlineMax = config.inlineMax();
+        this.slotCount = config.slotCount();
+        this.slotLength = config.slotLength();
+        this.segment = segment;
+
+        this.inbound = new ManyToOneRingBuffer(segment.map(config.ringOffset(localCount, localIndex), config.ringLength()));
+        this.outboundByLocal = new ManyToOneRingBuffer[localCount];
+        this.outPoolByLocal = new UnsafeBuffer[localCount];
+        this.inPoolByLocal = new UnsafeBuffer[localCount];
+        this.producerPositionByLocal = new long[localCount];
+        this.cachedConsumerPositionByLocal = new long[localCount];
+        this.consumerPositionByLocal = new long[localCount];
+        for (int peer = 0; peer < localCount; peer++)
+        {
+            if (reachable[localRanks[peer]])
+            {
+                outboundByLocal[peer] = new ManyToOneRingBuffer(segment.map(config.ringOffset(localCount, peer), config.ringLength()));
+                outPoolByLocal[peer] = segment.map(config.poolOffset(localCount, localIndex, peer), config.poolLength());
+                inPoolByLocal[peer] = segment.map(config.poolOffset(localCount, peer, localIndex), config.poolLength());
+            }
+        }
+    }
+
+    /** Whether {@code other} is a rank this transport carries frames to: same node, another JVM. */
+    static boolean isPeer(final TransportContext context, final int other)
+    {
+        final int self = context.rank();
+        return other != self &&
+            context.nodeId(other).equals(context.nodeId(self)) &&
+            !context.jvmId(other).equals(context.jvmId(self));
+    }
+
+    /** World ranks on this rank's node, ascending. */
+    static int[] localRanks(final TransportContext context)
+    {
+        final String node = context.nodeId(context.rank());
+        int count = 0;
+        final int[] ranks = new int[context.size()];
+        for (int r = 0; r < context.size(); r++)
+        {
+            if (context.nodeId(r).equals(node))
+            {
+                ranks[count++] = r;
+            }
+        }
+        return Arrays.copyOf(ranks, count);
+    }
+
+    /**
+     * Creates or attaches the node's file and opens the transport (see the class comment for the steps).
+     *
+     * @throws MpiException when the file cannot be created, attached or verified, or a peer does not
+     *                      show up within {@code jmpi.init.timeout}.
+     */
+    static ShmTransport open(final TransportContext context)
+    {
+        final ShmConfig config = ShmConfig.from(context.params());
+        final int[] localRanks = localRanks(context);
+        final int localIndex = Arrays.binarySearch(localRanks, context.rank());
+        if (localRanks.length >= ShmMessageDescriptor.MAX_LOCAL_RANKS)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "shm: too many ranks on one node: " + localRanks.length);
+        }
+        final long fileLength = config.fileLength(localRanks.length);
+        final Path path = config.dir().resolve(ShmSegment.fileName(context.jobId(), context.nodeId(context.rank())));
+        final Bootstrap bootstrap = context.bootstrap();
+        final long timeoutNs = TimeUnit.MILLISECONDS.toNanos(context.params().getLong(CoreParams.INIT_TIMEOUT));
+        final int creatorRank = localRanks[0];
+
+        final ShmSegment segment;
+        ShmTransport transport = null;
+        if (localIndex == 0)
+        {
+            checkSpace(config.dir(), fileLength);
+            final long instanceId = new SecureRandom().nextLong();
+            segment = ShmSegment.create(path, fileLength);
+            try
+            {
+                final UnsafeBuffer header = segment.map(0, ShmFileDescriptor.headerLength(localRanks.length));
+                ShmSegment.writeHeader(header, fileLength, instanceId, config, localRanks);
+                transport = new ShmTransport(context, config, localRanks, localIndex, segment);
+                segment.closeChannel();
+                bootstrap.put(creatorRank + FILE_KEY_SUFFIX, encodeFileKey(path, instanceId));
+                for (int i = 1; i < localRanks.length; i++)
+                {
+                    bootstrap.get(localRanks[i] + ATTACHED_KEY_SUFFIX, timeoutNs);
+                }
+                segment.deleteFile();
+            }
+            catch (final RuntimeException | Error ex)
+            {
+                closeQuietly(segment, ex);
+                throw ex;
+            }
+        }
+        else
+        {
+            final String[] published = new String(
+                bootstrap.get(creatorRank + FILE_KEY_SUFFIX, timeoutNs), StandardCharsets.UTF_8).split("\n", 2);
+            final long instanceId = HexFormat.fromHexDigitsToLong(published[1]);
+            segment = ShmSegment.attach(Path.of(published[0]));
+            try
+            {
+                final UnsafeBuffer header = segment.map(0, ShmFileDescriptor.headerLength(localRanks.length));
+                segment.verifyHeader(header, fileLength, instanceId, config, localRanks);
+                transport = new ShmTransport(context, config, localRanks, localIndex, segment);
+                segment.closeChannel();
+                bootstrap.put(context.rank() + ATTACHED_KEY_SUFFIX, new byte[]{1});
+            }
+            catch (final RuntimeException | Error ex)
+            {
+                closeQuietly(segment, ex);
+                throw ex;
+            }
+        }
+        return transport;
+    }
+
+    private static byte[] encodeFileKey(final Path path, final long instanceId)
+    {
+        return (path + "\n" + HexFormat.of().toHexDigits(instanceId)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void checkSpace(final Path dir, final long fileLength)
+    {
+        try
+        {
+            final long usable = java.nio.file.Files.getFileStore(dir).getUsableSpace();
+            if (usable < fileLength)
+            {
+                throw new MpiException(ErrorClass.ERR_NO_MEM, "shm: " + dir + " has " + usable + " bytes free, the node's file needs " +
+                    fileLength + " (lower " + ShmParams.RING_SIZE.name() + ", " + ShmParams.POOL_SLOTS.name() + " or " +
+                    ShmParams.SLOT_SIZE.name() + ")");
+            }
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "shm: cannot read free space of " + dir + ": " + ex, ex);
+        }
+    }
+
+    private static void closeQuietly(final ShmSegment segment, final Throwable primary)
+    {
+        try
+        {
+            segment.close();
+        }
+        catch (final RuntimeException ex)
+        {
+            primary.addSuppressed(ex);
+        }
+    }
+
+    @Override
+    public String name()
+    {
+        return ShmTransportProvider.NAME;
+    }
+
+    @Override
+    public Capabilities capabilities()
+    {
+        return capabilities;
+    }
+
+    @Override
+    public boolean reaches(final int rank)
+    {
+        return rank >= 0 && rank < reachable.length && reachable[rank];
+    }
+
+    @Override
+    public boolean offer(final int dstRank, final int lengthBytes, final FrameWriter writer, final Object attachment)
+    {
+        if (closed)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "shm: offer after close: rank=" + rank);
+        }
+        if (!reaches(dstRank) || lengthBytes < 0 || lengthBytes > slotLength || attachment != null)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "shm: bad offer: rank=" + rank + ", dst=" + dstRank +
+                ", length=" + lengthBytes + ", maxFrameLength=" + slotLength + ", attachment=" + attachment);
+        }
+        final int dst = localIndexByWorld[dstRank];
+        return lengthBytes <= inlineMax ? offerInline(dst, lengthBytes, writer) : offerPooled(dst, lengthBytes, writer);
+    }
+
+    private boolean offerInline(final int dst, final int lengthBytes, final FrameWriter writer)
+    {
+        final ManyToOneRingBuffer ring = outboundByLocal[dst];
+        final int index = ring.tryClaim(ShmMessageDescriptor.recordType(localIndex, KIND_INLINE), lengthBytes);
+        if (index < 0)
+        {
+            return false;
+        }
+        try
+        {
+            writer.write(ring.buffer(), index, lengthBytes);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            ring.abort(index);
+            throw ex;
+        }
+        ring.commit(index);
+        return true;
+    }
+
+    /**
+     * 1. Check a slot is free (this rank is the pool's only producer, so the check holds until it
+     *    writes; the consumer position is re-read only when the cached one says the pool is full).
+     * 2. Claim the descriptor in the receiver's ring; if full, return false: nothing was taken.
+     * 3. Let the writer fill the slot in place, fill the descriptor, advance the producer position,
+     *    commit the descriptor (its ordered store publishes the slot's bytes too).
+     */
+    private boolean offerPooled(final int dst, final int lengthBytes, final FrameWriter writer)
+    {
+        final UnsafeBuffer pool = outPoolByLocal[dst];
+        final long sequence = producerPositionByLocal[dst];
+        if (sequence - cachedConsumerPositionByLocal[dst] >= slotCount)
+        {
+            cachedConsumerPositionByLocal[dst] = pool.getLongVolatile(FragmentPoolDescriptor.CONSUMER_POSITION_OFFSET);
+            if (sequence - cachedConsumerPositionByLocal[dst] >= slotCount)
+            {
+                return false;
+            }
+        }
+
+        final ManyToOneRingBuffer ring = outboundByLocal[dst];
+        final int index = ring.tryClaim(ShmMessageDescriptor.recordType(localIndex, KIND_POOLED), POOLED_DESCRIPTOR_LENGTH);
+        if (index < 0)
+        {
+            return false;
+        }
+        try
+        {
+            writer.write(pool, FragmentPoolDescriptor.slotOffset(slotLength, (int)(sequence % slotCount)), lengthBytes);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            ring.abort(index);
+            throw ex;
+        }
+        final AtomicBuffer ringBuffer = ring.buffer();
+        ringBuffer.putLong(index + SLOT_SEQUENCE_OFFSET, sequence, BYTE_ORDER);
+        ringBuffer.putInt(index + FRAME_LENGTH_OFFSET, lengthBytes, BYTE_ORDER);
+        ringBuffer.putInt(index + RESERVED_OFFSET, 0, BYTE_ORDER);
+        producerPositionByLocal[dst] = sequence + 1;
+        pool.putLongRelease(FragmentPoolDescriptor.PRODUCER_POSITION_OFFSET, sequence + 1);
+        ring.commit(index);
+        return true;
+    }
+
+    @Override
+    public int progress(final FrameHandler handler)
+    {
+        if (closed)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "shm: progress after close: rank=" + rank);
+        }
+        frameHandler = handler;
+        try
+        {
+            return inbound.read(recordHandler);
+        }
+        finally
+        {
+            frameHandler = null;
+        }
+    }
+
+    private void onRecord(final int recordType, final MutableDirectBuffer buffer, final int index, final int lengthBytes)
+    {
+        final int sender = ShmMessageDescriptor.senderLocal(recordType);
+        if (ShmMessageDescriptor.kind(recordType) == KIND_INLINE)
+        {
+            frameHandler.onFrame(worldRankByLocal[sender], buffer, index, lengthBytes, null);
+            return;
+        }
+        assert ShmMessageDescriptor.kind(recordType) == KIND_POOLED && lengthBytes == POOLED_DESCRIPTOR_LENGTH;
+        final long sequence = buffer.getLong(index + SLOT_SEQUENCE_OFFSET, BYTE_ORDER);
+        final int frameLength = buffer.getInt(index + FRAME_LENGTH_OFFSET, BYTE_ORDER);
+        assert sequence == consumerPositionByLocal[sender] :
+            "pool " + sender + "->" + localIndex + ": sequence=" + sequence + ", expected=" + consumerPositionByLocal[sender];
+        final UnsafeBuffer pool = inPoolByLocal[sender];
+        try
+        {
+            frameHandler.onFrame(
+                worldRankByLocal[sender], pool, FragmentPoolDescriptor.slotOffset(slotLength, (int)(sequence % slotCount)), frameLength, null);
+        }
+        finally
+        {
+            consumerPositionByLocal[sender] = sequence + 1;
+            pool.putLongRelease(FragmentPoolDescriptor.CONSUMER_POSITION_OFFSET, sequence + 1);
+        }
+    }
+
+    /**
+     * A no-op: a rank in another JVM cannot be woken without a native futex, and the core's idle
+     * strategy polls {@link #progress} with a bounded park, which bounds the delay.
+     */
+    @Override
+    public void wakeup()
+    {
+    }
+
+    /** Unmaps the file; the creator also deletes it if it is still there (open failed midway). */
+    @Override
+    public void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            segment.close();
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "ShmTransport{rank=" + rank + ", localIndex=" + localIndex + ", file=" + segment.path() + "}";
+    }
+}
