@@ -1,0 +1,1173 @@
+package org.jmpi;
+
+import java.util.Arrays;
+
+import org.jmpi.internal.datatype.BasicType;
+import org.jmpi.internal.datatype.BufferView;
+import org.jmpi.internal.datatype.Compiler;
+import org.jmpi.internal.datatype.Convertor;
+import org.jmpi.internal.datatype.Layout;
+import org.jmpi.internal.datatype.Program;
+import org.jmpi.internal.datatype.Signatures;
+import org.jmpi.internal.datatype.TypeAccess;
+
+/**
+ * An MPI datatype: a layout of basic elements at byte displacements, plus the lower bound and extent
+ * that place consecutive items.
+ * <p>
+ * <b>Units.</b> Every displacement, stride, bound and extent is in bytes. On a Java array, element i of
+ * an {@code int[]} sits at byte {@code 4 * i}, so a type laid over an array may contain only that
+ * array's element type (INT on {@code int[]}, and INT2 as a pair of ints); structs of mixed basic
+ * types apply to byte-addressed buffers ({@link java.nio.ByteBuffer}). See docs/datatypes.md.
+ * <p>
+ * <b>Lifecycle.</b> Predefined types are committed. Derived types are built by the static factories,
+ * must be {@link #commit() committed} before use in communication, and need no freeing: an unused
+ * type is garbage collected.
+ * <p>
+ * <b>Threading.</b> A type is immutable once built; all queries, commit and the pack/unpack methods may
+ * be called from any thread. A type holds no buffers; its compiled program is shared by every cursor.
+ */
+public final class Datatype
+{
+    /** MPI_UNDEFINED, returned by {@link #elementsIn(long)} and {@link #countIn(long)}. */
+    public static final int UNDEFINED = -32766;
+
+    /** MPI_DISTRIBUTE_DFLT_DARG for {@link #darray}. */
+    public static final int DFLT_DARG = -49767;
+
+    /** Array storage order for {@link #subarray} and {@link #darray}. */
+    public enum Order
+    {
+        /** Row-major: the last dimension varies fastest. */
+        C,
+        /** Column-major: the first dimension varies fastest. */
+        FORTRAN
+    }
+
+    /** Distribution of one dimension of a {@link #darray}. */
+    public enum Distribution
+    {
+        BLOCK,
+        CYCLIC,
+        NONE
+    }
+
+    /** How a type was made (MPI_Type_get_envelope's combiner). */
+    public enum Combiner
+    {
+        NAMED,
+        DUP,
+        CONTIGUOUS,
+        VECTOR,
+        HVECTOR,
+        INDEXED,
+        HINDEXED,
+        INDEXED_BLOCK,
+        HINDEXED_BLOCK,
+        STRUCT,
+        SUBARRAY,
+        DARRAY,
+        RESIZED
+    }
+
+    /**
+     * The arguments a type was made with (MPI_Type_get_contents), laid out as MPI lays them out:
+     * <pre>
+     * NAMED           ints []                                  longs []              types []
+     * DUP             ints []                                  longs []              types [old]
+     * CONTIGUOUS      ints [count]                             longs []              types [old]
+     * VECTOR          ints [count, blockLength, stride]        longs []              types [old]
+     * HVECTOR         ints [count, blockLength]                longs [strideBytes]   types [old]
+     * INDEXED         ints [count, blockLengths.., displs..]   longs []              types [old]
+     * HINDEXED        ints [count, blockLengths..]             longs [displs..]      types [old]
+     * INDEXED_BLOCK   ints [count, blockLength, displs..]      longs []              types [old]
+     * HINDEXED_BLOCK  ints [count, blockLength]                longs [displs..]      types [old]
+     * STRUCT          ints [count, blockLengths..]             longs [displs..]      types [types..]
+     * SUBARRAY        ints [ndims, sizes.., subSizes.., starts.., order.ordinal()]   types [old]
+     * DARRAY          ints [size, rank, ndims, gsizes.., distribs.ordinal().., dargs.., psizes..,
+     *                       order.ordinal()]                                         types [old]
+     * RESIZED         ints []                                  longs [lb, extent]    types [old]
+     * </pre>
+     * The arrays are copies; {@link #rebuild()} makes an equivalent (uncommitted) type.
+     */
+    public record Contents(Combiner combiner, int[] integers, long[] addresses, Datatype[] datatypes)
+    {
+        /** Copies the arrays in. */
+        public Contents
+        {
+            integers = integers.clone();
+            addresses = addresses.clone();
+            datatypes = datatypes.clone();
+        }
+
+        /** A copy of the integer arguments. */
+        @Override
+        public int[] integers()
+        {
+            return integers.clone();
+        }
+
+        /** A copy of the address (byte) arguments. */
+        @Override
+        public long[] addresses()
+        {
+            return addresses.clone();
+        }
+
+        /** A copy of the type arguments. */
+        @Override
+        public Datatype[] datatypes()
+        {
+            return datatypes.clone();
+        }
+
+        /** A new type built from these arguments; NAMED returns the predefined type itself. */
+        public Datatype rebuild()
+        {
+            final int[] in = integers;
+            return switch (combiner)
+            {
+                case NAMED -> throw new MpiException(ErrorClass.ERR_TYPE, "rebuild: NAMED contents carry no type");
+                case DUP -> datatypes[0].dup();
+                case CONTIGUOUS -> contiguous(in[0], datatypes[0]);
+                case VECTOR -> vector(in[0], in[1], in[2], datatypes[0]);
+                case HVECTOR -> hvector(in[0], in[1], addresses[0], datatypes[0]);
+                case INDEXED -> indexed(Arrays.copyOfRange(in, 1, 1 + in[0]), Arrays.copyOfRange(in, 1 + in[0], 1 + 2 * in[0]),
+                    datatypes[0]);
+                case HINDEXED -> hindexed(Arrays.copyOfRange(in, 1, 1 + in[0]), addresses, datatypes[0]);
+                case INDEXED_BLOCK -> indexedBlock(in[1], Arrays.copyOfRange(in, 2, 2 + in[0]), datatypes[0]);
+                case HINDEXED_BLOCK -> hindexedBlock(in[1], addresses, datatypes[0]);
+                case STRUCT -> struct(Arrays.copyOfRange(in, 1, 1 + in[0]), addresses, datatypes);
+                case SUBARRAY ->
+                {
+                    final int n = in[0];
+                    yield subarray(Arrays.copyOfRange(in, 1, 1 + n), Arrays.copyOfRange(in, 1 + n, 1 + 2 * n),
+                        Arrays.copyOfRange(in, 1 + 2 * n, 1 + 3 * n), Order.values()[in[1 + 3 * n]], datatypes[0]);
+                }
+                case DARRAY ->
+                {
+                    final int n = in[2];
+                    final Distribution[] d = new Distribution[n];
+                    for (int i = 0; i < n; i++)
+                    {
+                        d[i] = Distribution.values()[in[3 + n + i]];
+                    }
+                    yield darray(in[0], in[1], Arrays.copyOfRange(in, 3, 3 + n), d,
+                        Arrays.copyOfRange(in, 3 + 2 * n, 3 + 3 * n), Arrays.copyOfRange(in, 3 + 3 * n, 3 + 4 * n),
+                        Order.values()[in[3 + 4 * n]], datatypes[0]);
+                }
+                case RESIZED -> resized(datatypes[0], addresses[0], addresses[1]);
+            };
+        }
+
+        @Override
+        public String toString()
+        {
+            return combiner + Arrays.toString(integers) + Arrays.toString(addresses) + Arrays.toString(datatypes);
+        }
+    }
+
+    private static final Datatype[] BY_CODE = new Datatype[BasicType.values().length + 1];
+
+    /** A Java byte (1 byte). */
+    public static final Datatype BYTE = predefined(BasicType.BYTE);
+    /** A Java char (2 bytes, UTF-16 code unit). */
+    public static final Datatype CHAR = predefined(BasicType.CHAR);
+    /** A Java short (2 bytes). */
+    public static final Datatype SHORT = predefined(BasicType.SHORT);
+    /** A Java int (4 bytes). */
+    public static final Datatype INT = predefined(BasicType.INT);
+    /** A Java long (8 bytes). */
+    public static final Datatype LONG = predefined(BasicType.LONG);
+    /** A Java float (4 bytes). */
+    public static final Datatype FLOAT = predefined(BasicType.FLOAT);
+    /** A Java double (8 bytes). */
+    public static final Datatype DOUBLE = predefined(BasicType.DOUBLE);
+    /** A Java boolean (1 byte, 0 or 1). */
+    public static final Datatype BOOLEAN = predefined(BasicType.BOOLEAN);
+    /** Packed bytes (MPI_PACKED): matches any type in a receive. */
+    public static final Datatype PACKED = predefined(BasicType.PACKED);
+    /** Pair {int, int}: size 8, extent 8. */
+    public static final Datatype INT2 = predefined(BasicType.INT2);
+    /** Pair {short value, int index}: size 6, extent 8 (C layout: index at byte 4). */
+    public static final Datatype SHORT_INT = predefined(BasicType.SHORT_INT);
+    /** Pair {long value, int index}: size 12, extent 16 (index at byte 8). */
+    public static final Datatype LONG_INT = predefined(BasicType.LONG_INT);
+    /** Pair {float value, int index}: size 8, extent 8. */
+    public static final Datatype FLOAT_INT = predefined(BasicType.FLOAT_INT);
+    /** Pair {double value, int index}: size 12, extent 16 (index at byte 8). */
+    public static final Datatype DOUBLE_INT = predefined(BasicType.DOUBLE_INT);
+    /** Pair {long, long}: size 16, extent 16. */
+    public static final Datatype LONG2 = predefined(BasicType.LONG2);
+    /** Pair {float, float}: size 8, extent 8. */
+    public static final Datatype FLOAT2 = predefined(BasicType.FLOAT2);
+    /** Pair {double, double}: size 16, extent 16. */
+    public static final Datatype DOUBLE2 = predefined(BasicType.DOUBLE2);
+
+    static
+    {
+        TypeAccess.install(new Access());
+    }
+
+    private final Layout layout;
+    private final Combiner combiner;
+    private final int[] integers;
+    private final long[] addresses;
+    private final Datatype[] datatypes;
+    private final String predefinedName;
+
+    private final long size;
+    private final long lb;
+    private final long ub;
+    private final long trueLb;
+    private final long trueUb;
+    private final long elementCount;
+    private final int code;
+    private final int alignment;
+    private final boolean sticky;
+    private final boolean hasEntries;
+    private final boolean contiguous;
+    private final boolean dense;
+
+    private volatile boolean committed;
+    private volatile Program untypedProgram;
+    private volatile Program typedProgram;
+
+    private Datatype(final Layout layout, final Combiner combiner, final int[] integers, final long[] addresses,
+        final Datatype[] datatypes, final String predefinedName)
+    {
+        this.layout = layout;
+        this.combiner = combiner;
+        this.integers = integers;
+        this.addresses = addresses;
+        this.datatypes = datatypes;
+        this.predefinedName = predefinedName;
+        final Q q;
+        try
+        {
+            q = Q.of(layout);
+        }
+        catch (final ArithmeticException ex)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, combiner.name().toLowerCase() +
+                ": type too large, sizes or bounds overflow 64 bits", ex);
+        }
+        this.size = q.size;
+        this.hasEntries = q.hasEntries;
+        this.lb = q.hasEntries ? q.lb : 0;
+        this.ub = q.hasEntries ? q.ub : 0;
+        this.trueLb = q.size > 0 ? q.tlb : 0;
+        this.trueUb = q.size > 0 ? q.tub : 0;
+        this.elementCount = q.elements;
+        this.code = q.code;
+        this.alignment = q.align;
+        this.sticky = q.sticky;
+        this.dense = q.dense;
+        this.contiguous = q.dense && (q.size == 0 || q.tlb == 0) && this.lb == 0 && this.ub - this.lb == q.size;
+    }
+
+    private static Datatype predefined(final BasicType basic)
+    {
+        final Datatype t = new Datatype(new Layout.Basic(basic), Combiner.NAMED, new int[0], new long[0], new Datatype[0],
+            basic.name());
+        t.committed = true;
+        BY_CODE[basic.code()] = t;
+        return t;
+    }
+
+    private static Datatype derived(final Layout layout, final Combiner combiner, final int[] integers,
+        final long[] addresses, final Datatype... datatypes)
+    {
+        return new Datatype(layout, combiner, integers, addresses, datatypes, null);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Constructors
+    // ---------------------------------------------------------------------------------------------
+
+    /** {@code count} consecutive copies of {@code old} (MPI_Type_contiguous). */
+    public static Datatype contiguous(final int count, final Datatype old)
+    {
+        checkCount("contiguous", "count", count);
+        checkType("contiguous", old);
+        return derived(new Layout.Contiguous(count, old), Combiner.CONTIGUOUS, new int[]{count}, new long[0], old);
+    }
+
+    /**
+     * {@code count} blocks of {@code blockLength} copies of {@code old}; block starts are {@code stride}
+     * extents of {@code old} apart (MPI_Type_vector). Normalised to an hvector.
+     */
+    public static Datatype vector(final int count, final int blockLength, final int stride, final Datatype old)
+    {
+        checkCount("vector", "count", count);
+        checkLength("vector", "blockLength", blockLength);
+        checkType("vector", old);
+        final long strideBytes = exact("vector", () -> Math.multiplyExact((long)stride, old.extent()));
+        return derived(new Layout.HVector(count, blockLength, strideBytes, old), Combiner.VECTOR,
+            new int[]{count, blockLength, stride}, new long[0], old);
+    }
+
+    /** As {@link #vector} with the stride in bytes (MPI_Type_create_hvector). */
+    public static Datatype hvector(final int count, final int blockLength, final long strideBytes, final Datatype old)
+    {
+        checkCount("hvector", "count", count);
+        checkLength("hvector", "blockLength", blockLength);
+        checkType("hvector", old);
+        return derived(new Layout.HVector(count, blockLength, strideBytes, old), Combiner.HVECTOR,
+            new int[]{count, blockLength}, new long[]{strideBytes}, old);
+    }
+
+    /** Blocks of copies of {@code old} at displacements counted in extents of {@code old} (MPI_Type_indexed). */
+    public static Datatype indexed(final int[] blockLengths, final int[] displacements, final Datatype old)
+    {
+        checkArrays("indexed", blockLengths, displacements == null ? -1 : displacements.length);
+        checkType("indexed", old);
+        final int n = blockLengths.length;
+        final long[] bytes = new long[n];
+        final long[] lengths = new long[n];
+        final int[] ints = new int[1 + 2 * n];
+        ints[0] = n;
+        for (int i = 0; i < n; i++)
+        {
+            checkLength("indexed", "blockLengths[" + i + "]", blockLengths[i]);
+            final long d = displacements[i];
+            bytes[i] = exact("indexed", () -> Math.multiplyExact(d, old.extent()));
+            lengths[i] = blockLengths[i];
+            ints[1 + i] = blockLengths[i];
+            ints[1 + n + i] = displacements[i];
+        }
+        return derived(new Layout.HIndexed(lengths, bytes, old), Combiner.INDEXED, ints, new long[0], old);
+    }
+
+    /** Blocks of copies of {@code old} at byte displacements (MPI_Type_create_hindexed). */
+    public static Datatype hindexed(final int[] blockLengths, final long[] byteDisplacements, final Datatype old)
+    {
+        checkArrays("hindexed", blockLengths, byteDisplacements == null ? -1 : byteDisplacements.length);
+        checkType("hindexed", old);
+        final int n = blockLengths.length;
+        final long[] lengths = new long[n];
+        final int[] ints = new int[1 + n];
+        ints[0] = n;
+        for (int i = 0; i < n; i++)
+        {
+            checkLength("hindexed", "blockLengths[" + i + "]", blockLengths[i]);
+            lengths[i] = blockLengths[i];
+            ints[1 + i] = blockLengths[i];
+        }
+        return derived(new Layout.HIndexed(lengths, byteDisplacements.clone(), old), Combiner.HINDEXED, ints,
+            byteDisplacements.clone(), old);
+    }
+
+    /** Equal blocks at displacements counted in extents of {@code old} (MPI_Type_create_indexed_block). */
+    public static Datatype indexedBlock(final int blockLength, final int[] displacements, final Datatype old)
+    {
+        checkLength("indexedBlock", "blockLength", blockLength);
+        if (displacements == null)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "indexedBlock: displacements is null");
+        }
+        checkType("indexedBlock", old);
+        final int n = displacements.length;
+        final long[] bytes = new long[n];
+        final int[] ints = new int[2 + n];
+        ints[0] = n;
+        ints[1] = blockLength;
+        for (int i = 0; i < n; i++)
+        {
+            final long d = displacements[i];
+            bytes[i] = exact("indexedBlock", () -> Math.multiplyExact(d, old.extent()));
+            ints[2 + i] = displacements[i];
+        }
+        return derived(new Layout.HIndexedBlock(blockLength, bytes, old), Combiner.INDEXED_BLOCK, ints, new long[0], old);
+    }
+
+    /** Equal blocks at byte displacements (MPI_Type_create_hindexed_block). */
+    public static Datatype hindexedBlock(final int blockLength, final long[] byteDisplacements, final Datatype old)
+    {
+        checkLength("hindexedBlock", "blockLength", blockLength);
+        if (byteDisplacements == null)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "hindexedBlock: displacements is null");
+        }
+        checkType("hindexedBlock", old);
+        return derived(new Layout.HIndexedBlock(blockLength, byteDisplacements.clone(), old), Combiner.HINDEXED_BLOCK,
+            new int[]{byteDisplacements.length, blockLength}, byteDisplacements.clone(), old);
+    }
+
+    /**
+     * Blocks of different types at byte displacements (MPI_Type_create_struct). Unless a member type
+     * carries an explicit extent ({@link #resized}), the extent is padded to a multiple of the largest
+     * member alignment, as C would pad the struct (MPI's epsilon).
+     */
+    public static Datatype struct(final int[] blockLengths, final long[] byteDisplacements, final Datatype[] types)
+    {
+        checkArrays("struct", blockLengths, byteDisplacements == null ? -1 : byteDisplacements.length);
+        if (types == null || types.length != blockLengths.length)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "struct: types has length " + (types == null ? "null" : types.length) +
+                ", blockLengths has length " + blockLengths.length);
+        }
+        final int n = blockLengths.length;
+        final long[] lengths = new long[n];
+        final int[] ints = new int[1 + n];
+        ints[0] = n;
+        for (int i = 0; i < n; i++)
+        {
+            checkLength("struct", "blockLengths[" + i + "]", blockLengths[i]);
+            if (types[i] == null)
+            {
+                throw new MpiException(ErrorClass.ERR_TYPE, "struct: types[" + i + "] is null");
+            }
+            lengths[i] = blockLengths[i];
+            ints[1 + i] = blockLengths[i];
+        }
+        return derived(new Layout.Struct(lengths, byteDisplacements.clone(), types.clone()), Combiner.STRUCT, ints,
+            byteDisplacements.clone(), types.clone());
+    }
+
+    /**
+     * A {@code subSizes} block starting at {@code starts} of an array of {@code sizes} elements of
+     * {@code old} (MPI_Type_create_subarray). Lower bound 0, extent the whole array. Built as nested
+     * hvectors shifted by the start offset and resized to the array.
+     */
+    public static Datatype subarray(final int[] sizes, final int[] subSizes, final int[] starts, final Order order,
+        final Datatype old)
+    {
+        checkType("subarray", old);
+        if (sizes == null || subSizes == null || starts == null || order == null || sizes.length == 0 ||
+            subSizes.length != sizes.length || starts.length != sizes.length)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "subarray: sizes, subSizes and starts must be non-empty arrays" +
+                " of one length and order non-null, got sizes=" + Arrays.toString(sizes) + " subSizes=" +
+                Arrays.toString(subSizes) + " starts=" + Arrays.toString(starts) + " order=" + order);
+        }
+        final int n = sizes.length;
+        for (int i = 0; i < n; i++)
+        {
+            if (sizes[i] < 1 || subSizes[i] < 1 || subSizes[i] > sizes[i] || starts[i] < 0 ||
+                starts[i] > sizes[i] - subSizes[i])
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, "subarray: dimension " + i + " needs sizes >= 1, " +
+                    "1 <= subSizes <= sizes, 0 <= starts <= sizes - subSizes; got sizes=" + sizes[i] + " subSizes=" +
+                    subSizes[i] + " starts=" + starts[i]);
+            }
+        }
+        final int[] sz = cOrder(sizes, order);
+        final int[] sub = cOrder(subSizes, order);
+        final int[] st = cOrder(starts, order);
+        final Datatype built = exact("subarray", () ->
+        {
+            final long ext = old.extent();
+            Datatype t = contiguous(sub[n - 1], old);
+            long stride = Math.multiplyExact(sz[n - 1], ext);
+            for (int i = n - 2; i >= 0; i--)
+            {
+                t = hvector(sub[i], 1, stride, t);
+                stride = Math.multiplyExact(stride, sz[i]);
+            }
+            long disp = 0;
+            long unit = ext;
+            for (int i = n - 1; i >= 0; i--)
+            {
+                disp = Math.addExact(disp, Math.multiplyExact(st[i], unit));
+                unit = Math.multiplyExact(unit, sz[i]);
+            }
+            return resized(hindexedBlock(1, new long[]{disp}, t), 0, stride);
+        });
+        final int[] ints = new int[2 + 3 * n];
+        ints[0] = n;
+        System.arraycopy(sizes, 0, ints, 1, n);
+        System.arraycopy(subSizes, 0, ints, 1 + n, n);
+        System.arraycopy(starts, 0, ints, 1 + 2 * n, n);
+        ints[1 + 3 * n] = order.ordinal();
+        return derived(built.layout, Combiner.SUBARRAY, ints, new long[0], old);
+    }
+
+    /**
+     * The part of a {@code gsizes} global array of {@code old} that process {@code rank} of a
+     * {@code psizes} process grid (row-major rank order) owns under HPF-style distributions
+     * (MPI_Type_create_darray). Lower bound 0, extent the whole global array; elements in array order.
+     * {@code dargs[i]} is the block size or {@link #DFLT_DARG}.
+     */
+    public static Datatype darray(final int size, final int rank, final int[] gsizes, final Distribution[] distribs,
+        final int[] dargs, final int[] psizes, final Order order, final Datatype old)
+    {
+        checkType("darray", old);
+        if (gsizes == null || distribs == null || dargs == null || psizes == null || order == null ||
+            gsizes.length == 0 || distribs.length != gsizes.length || dargs.length != gsizes.length ||
+            psizes.length != gsizes.length)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "darray: gsizes, distribs, dargs, psizes must be non-empty arrays " +
+                "of one length and order non-null");
+        }
+        if (size < 1 || rank < 0 || rank >= size)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "darray: need size >= 1 and 0 <= rank < size, got size=" + size +
+                " rank=" + rank);
+        }
+        final int n = gsizes.length;
+        long procs = 1;
+        for (int i = 0; i < n; i++)
+        {
+            if (gsizes[i] < 1 || psizes[i] < 1 || distribs[i] == null)
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, "darray: dimension " + i + " needs gsizes >= 1, psizes >= 1 and " +
+                    "a distribution, got gsizes=" + gsizes[i] + " psizes=" + psizes[i] + " distrib=" + distribs[i]);
+            }
+            if (distribs[i] == Distribution.NONE && psizes[i] != 1)
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, "darray: dimension " + i + " is NONE but psizes=" + psizes[i]);
+            }
+            if (dargs[i] != DFLT_DARG && dargs[i] < 1)
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, "darray: dimension " + i + " darg=" + dargs[i] +
+                    " must be >= 1 or DFLT_DARG");
+            }
+            if (distribs[i] == Distribution.BLOCK && dargs[i] != DFLT_DARG && (long)dargs[i] * psizes[i] < gsizes[i])
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, "darray: dimension " + i + " block darg=" + dargs[i] +
+                    " * psizes=" + psizes[i] + " < gsizes=" + gsizes[i]);
+            }
+            procs *= psizes[i];
+            if (procs > size)
+            {
+                break;
+            }
+        }
+        if (procs != size)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "darray: product of psizes=" + Arrays.toString(psizes) +
+                " != size=" + size);
+        }
+        final int[] coords = new int[n];
+        int remaining = size;
+        int r = rank;
+        for (int i = 0; i < n; i++)
+        {
+            remaining /= psizes[i];
+            coords[i] = r / remaining;
+            r %= remaining;
+        }
+        final int[] g = cOrder(gsizes, order);
+        final int[] p = cOrder(psizes, order);
+        final int[] c = cOrder(coords, order);
+        final int[] a = cOrder(dargs, order);
+        final Distribution[] d = distribs.clone();
+        if (order == Order.FORTRAN)
+        {
+            for (int i = 0; i < n / 2; i++)
+            {
+                final Distribution tmp = d[i];
+                d[i] = d[n - 1 - i];
+                d[n - 1 - i] = tmp;
+            }
+        }
+        final Datatype built = exact("darray", () ->
+        {
+            final long ext = old.extent();
+            long stride = ext;
+            Datatype t = old;
+            for (int i = n - 1; i >= 0; i--)
+            {
+                final Datatype inner = i == n - 1 ? old : resized(t, 0, stride);
+                final int[][] blocks = darrayBlocks(d[i], g[i], p[i], c[i], a[i]);
+                final long[] disps = new long[blocks[0].length];
+                for (int b = 0; b < disps.length; b++)
+                {
+                    disps[b] = Math.multiplyExact(blocks[0][b], stride);
+                }
+                t = hindexed(blocks[1], disps, inner);
+                stride = Math.multiplyExact(stride, g[i]);
+            }
+            return resized(t, 0, stride);
+        });
+        final int[] ints = new int[4 + 4 * n];
+        ints[0] = size;
+        ints[1] = rank;
+        ints[2] = n;
+        System.arraycopy(gsizes, 0, ints, 3, n);
+        for (int i = 0; i < n; i++)
+        {
+            ints[3 + n + i] = distribs[i].ordinal();
+        }
+        System.arraycopy(dargs, 0, ints, 3 + 2 * n, n);
+        System.arraycopy(psizes, 0, ints, 3 + 3 * n, n);
+        ints[3 + 4 * n] = order.ordinal();
+        return derived(built.layout, Combiner.DARRAY, ints, new long[0], old);
+    }
+
+    /** {starts[], lengths[]} of the index blocks a process at {@code coord} owns in one dimension. */
+    private static int[][] darrayBlocks(final Distribution d, final int gsize, final int procs, final int coord,
+        final int darg)
+    {
+        switch (d)
+        {
+            case NONE:
+                return new int[][]{{0}, {gsize}};
+            case BLOCK:
+            {
+                final long blockSize = darg == DFLT_DARG ? (gsize + (long)procs - 1) / procs : darg;
+                final long start = blockSize * coord;
+                final long length = Math.max(0, Math.min(blockSize, gsize - start));
+                return length == 0 ? new int[][]{{}, {}} : new int[][]{{(int)start}, {(int)length}};
+            }
+            default:
+            {
+                final long blockSize = darg == DFLT_DARG ? 1 : darg;
+                final long step = blockSize * procs;
+                final long first = blockSize * coord;
+                final int blocks = first >= gsize ? 0 : (int)((gsize - first + step - 1) / step);
+                final int[][] out = new int[2][blocks];
+                for (int b = 0; b < blocks; b++)
+                {
+                    final long start = first + b * step;
+                    out[0][b] = (int)start;
+                    out[1][b] = (int)Math.min(blockSize, gsize - start);
+                }
+                return out;
+            }
+        }
+    }
+
+    /**
+     * {@code old} with lower bound {@code lb} and extent {@code extent} in bytes (MPI_Type_create_resized);
+     * the data is unchanged, only where consecutive items go. Marks the bounds as explicit, so enclosing
+     * structs do not pad them.
+     */
+    public static Datatype resized(final Datatype old, final long lb, final long extent)
+    {
+        checkType("resized", old);
+        exact("resized", () -> Math.addExact(lb, extent));
+        return derived(new Layout.Resized(old, lb, extent), Combiner.RESIZED, new int[0], new long[]{lb, extent}, old);
+    }
+
+    /** A new type with the same layout and commit state (MPI_Type_dup). */
+    public Datatype dup()
+    {
+        final Datatype t = derived(layout, Combiner.DUP, new int[0], new long[0], this);
+        t.committed = committed;
+        return t;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Commit and queries
+    // ---------------------------------------------------------------------------------------------
+
+    /** Compiles the type for communication; idempotent. Returns this type. */
+    public Datatype commit()
+    {
+        if (!committed)
+        {
+            untypedProgram();
+            committed = true;
+        }
+        return this;
+    }
+
+    /** Whether {@link #commit()} has been called (always true for predefined types). */
+    public boolean isCommitted()
+    {
+        return committed;
+    }
+
+    /** Bytes of data in one item: the packed size. */
+    public long size()
+    {
+        return size;
+    }
+
+    /** {@code ub() - lb()}: bytes between consecutive items. */
+    public long extent()
+    {
+        return ub - lb;
+    }
+
+    /** Lower bound in bytes (0 for a type without entries). */
+    public long lb()
+    {
+        return lb;
+    }
+
+    /** Upper bound in bytes. */
+    public long ub()
+    {
+        return ub;
+    }
+
+    /** Byte displacement of the first byte of data (0 for a type without data). */
+    public long trueLb()
+    {
+        return trueLb;
+    }
+
+    /** Bytes from the first to one past the last byte of data. */
+    public long trueExtent()
+    {
+        return trueUb - trueLb;
+    }
+
+    /** One past the last byte of data. */
+    public long trueUb()
+    {
+        return trueUb;
+    }
+
+    /**
+     * True when the packed stream equals the memory layout for any count: the data is one run in
+     * stream order starting at byte 0, and size == extent == true extent with lb 0.
+     */
+    public boolean isContiguous()
+    {
+        return contiguous;
+    }
+
+    /** True for the predefined named types. */
+    public boolean isPredefined()
+    {
+        return combiner == Combiner.NAMED;
+    }
+
+    /** "INT" for predefined types, a short description of the constructor otherwise. */
+    public String name()
+    {
+        if (predefinedName != null)
+        {
+            return predefinedName;
+        }
+        final StringBuilder sb = new StringBuilder(combiner.name().toLowerCase()).append('(');
+        switch (combiner)
+        {
+            case CONTIGUOUS, VECTOR, HVECTOR, INDEXED_BLOCK, HINDEXED_BLOCK ->
+            {
+                final int shownInts = combiner == Combiner.INDEXED_BLOCK ? 2 : integers.length;
+                for (int i = 0; i < shownInts; i++)
+                {
+                    sb.append(integers[i]).append(", ");
+                }
+                if (combiner == Combiner.HVECTOR)
+                {
+                    sb.append(addresses[0]).append(", ");
+                }
+            }
+            case INDEXED, HINDEXED, STRUCT -> sb.append("count=").append(integers[0]).append(", ");
+            case RESIZED -> sb.append("lb=").append(addresses[0]).append(", extent=").append(addresses[1]).append(", ");
+            default ->
+            {
+            }
+        }
+        final int shown = Math.min(datatypes.length, 4);
+        for (int i = 0; i < shown; i++)
+        {
+            sb.append(i > 0 ? ", " : "").append(datatypes[i].name());
+        }
+        if (datatypes.length > shown)
+        {
+            sb.append(", ...");
+        }
+        return sb.append(')').toString();
+    }
+
+    /**
+     * The predefined type every basic element of this type has, or null if the type mixes basic types
+     * or has none. Pair types are basic (INT2 is INT2, not INT).
+     */
+    public Datatype basicType()
+    {
+        return code > 0 ? BY_CODE[code] : null;
+    }
+
+    /** Basic elements in one item. */
+    public long elementCount()
+    {
+        return elementCount;
+    }
+
+    /**
+     * MPI_Get_elements: complete basic elements in the first {@code bytes} bytes of a stream of this
+     * type (a trailing partial element does not count). {@link #UNDEFINED} only for a type without data
+     * and {@code bytes > 0}.
+     */
+    public long elementsIn(final long bytes)
+    {
+        if (bytes < 0)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "elementsIn: bytes=" + bytes + " must be >= 0");
+        }
+        if (size == 0)
+        {
+            return bytes == 0 ? 0 : UNDEFINED;
+        }
+        final long items = bytes / size;
+        final long rest = bytes % size;
+        final long partial = rest == 0 ? 0 : code > 0 ? rest / BasicType.ofCode(code).size() :
+            Signatures.elementsInPrefix(this, rest);
+        return Math.addExact(Math.multiplyExact(items, elementCount), partial);
+    }
+
+    /** MPI_Get_count: whole items in {@code bytes}, or {@link #UNDEFINED} if it is not a whole number. */
+    public long countIn(final long bytes)
+    {
+        if (bytes < 0)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "countIn: bytes=" + bytes + " must be >= 0");
+        }
+        if (size == 0)
+        {
+            return 0;
+        }
+        return bytes % size == 0 ? bytes / size : UNDEFINED;
+    }
+
+    /** How this type was made (MPI_Type_get_envelope). */
+    public Combiner combiner()
+    {
+        return combiner;
+    }
+
+    /** The arguments this type was made with (MPI_Type_get_contents); see {@link Contents}. */
+    public Contents contents()
+    {
+        return new Contents(combiner, integers, addresses, datatypes);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Pack / unpack (MPI_Pack, MPI_Unpack, MPI_Pack_size and the external32 variants)
+    // ---------------------------------------------------------------------------------------------
+
+    /** MPI_Pack_size: bytes {@link #pack} needs for {@code count} items (exactly size * count). */
+    public long packSize(final long count)
+    {
+        checkCount("packSize", "count", count);
+        return exact("packSize", () -> Math.multiplyExact(size, count));
+    }
+
+    /** MPI_Pack_external_size for "external32": also size * count (Java sizes are already portable). */
+    public long packExternal32Size(final long count)
+    {
+        return packSize(count);
+    }
+
+    /**
+     * MPI_Pack: packs {@code count} items of this committed type from {@code in} (starting at element
+     * {@code inOffset} of it) into {@code out} at byte {@code outPosition}.
+     *
+     * @param in          any buffer kind {@link BufferView#of} accepts
+     * @param out         {@code byte[]} or {@link java.nio.ByteBuffer}; its position and byte order are ignored
+     * @return the new output position, {@code outPosition + packSize(count)}
+     */
+    public long pack(final Object in, final long inOffset, final long count, final Object out, final long outPosition)
+    {
+        return packTo(in, inOffset, count, out, outPosition, 0);
+    }
+
+    /** MPI_Unpack: the inverse of {@link #pack}. Returns the new input position. */
+    public long unpack(final Object in, final long inPosition, final Object out, final long outOffset, final long count)
+    {
+        return unpackFrom(in, inPosition, out, outOffset, count, 0);
+    }
+
+    /**
+     * MPI_Pack_external("external32"): as {@link #pack} but every basic element is written big-endian
+     * (pair types as their two members, no padding), so any platform can read it.
+     */
+    public long packExternal32(final Object in, final long inOffset, final long count, final Object out,
+        final long outPosition)
+    {
+        return packTo(in, inOffset, count, out, outPosition, Convertor.EXTERNAL32);
+    }
+
+    /** MPI_Unpack_external("external32"): the inverse of {@link #packExternal32}. */
+    public long unpackExternal32(final Object in, final long inPosition, final Object out, final long outOffset,
+        final long count)
+    {
+        return unpackFrom(in, inPosition, out, outOffset, count, Convertor.EXTERNAL32);
+    }
+
+    private long packTo(final Object in, final long inOffset, final long count, final Object out, final long outPosition,
+        final int flags)
+    {
+        final Convertor cv = Convertor.create(BufferView.of(in, "pack input buffer"), inOffset, count, this, flags);
+        final BufferView stream = streamView(out, "pack output buffer");
+        final long need = cv.totalBytes();
+        if (outPosition < 0 || outPosition > stream.capacityBytes() || stream.capacityBytes() - outPosition < need)
+        {
+            throw new MpiException(ErrorClass.ERR_BUFFER, "pack: output too small: position=" + outPosition + ", need=" +
+                need + " bytes, capacity=" + stream.capacityBytes() + " bytes");
+        }
+        if (stream.readOnly())
+        {
+            throw new MpiException(ErrorClass.ERR_BUFFER, "pack: output buffer is read-only");
+        }
+        cv.pack(stream.base(), stream.address() + outPosition, need);
+        return outPosition + need;
+    }
+
+    private long unpackFrom(final Object in, final long inPosition, final Object out, final long outOffset,
+        final long count, final int flags)
+    {
+        final BufferView stream = streamView(in, "unpack input buffer");
+        final Convertor cv = Convertor.create(BufferView.of(out, "unpack output buffer"), outOffset, count, this,
+            flags | Convertor.RECEIVE);
+        final long need = cv.totalBytes();
+        if (inPosition < 0 || inPosition > stream.capacityBytes() || stream.capacityBytes() - inPosition < need)
+        {
+            throw new MpiException(ErrorClass.ERR_TRUNCATE, "unpack: input too short: position=" + inPosition +
+                ", need=" + need + " bytes, capacity=" + stream.capacityBytes() + " bytes");
+        }
+        cv.unpack(stream.base(), stream.address() + inPosition, need);
+        return inPosition + need;
+    }
+
+    private static BufferView streamView(final Object buffer, final String what)
+    {
+        final BufferView v = BufferView.of(buffer, what);
+        if (!v.byteAddressed() && !(buffer instanceof byte[]))
+        {
+            throw new MpiException(ErrorClass.ERR_BUFFER, what + " must be byte[] or ByteBuffer, got " +
+                buffer.getClass().getName());
+        }
+        return v;
+    }
+
+    @Override
+    public String toString()
+    {
+        return name();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Internals
+    // ---------------------------------------------------------------------------------------------
+
+    private Program untypedProgram()
+    {
+        Program p = untypedProgram;
+        if (p == null)
+        {
+            p = Compiler.compile(this, false);
+            untypedProgram = p;
+        }
+        return p;
+    }
+
+    private Program typedProgram()
+    {
+        Program p = typedProgram;
+        if (p == null)
+        {
+            p = Compiler.compile(this, true);
+            typedProgram = p;
+        }
+        return p;
+    }
+
+    private static final class Access extends TypeAccess
+    {
+        @Override
+        public Layout layout(final Datatype type)
+        {
+            return type.layout;
+        }
+
+        @Override
+        public Program program(final Datatype type, final boolean typed)
+        {
+            return typed ? type.typedProgram() : type.untypedProgram();
+        }
+    }
+
+    private static void checkCount(final String what, final String name, final long count)
+    {
+        if (count < 0)
+        {
+            throw new MpiException(ErrorClass.ERR_COUNT, what + ": " + name + "=" + count + " must be >= 0");
+        }
+    }
+
+    private static void checkLength(final String what, final String name, final int length)
+    {
+        if (length < 0)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, what + ": " + name + "=" + length + " must be >= 0");
+        }
+    }
+
+    private static void checkType(final String what, final Datatype type)
+    {
+        if (type == null)
+        {
+            throw new MpiException(ErrorClass.ERR_TYPE, what + ": old type is null");
+        }
+    }
+
+    private static void checkArrays(final String what, final int[] blockLengths, final int displacementsLength)
+    {
+        if (blockLengths == null || displacementsLength < 0)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, what + ": blockLengths and displacements must not be null");
+        }
+        if (blockLengths.length != displacementsLength)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, what + ": blockLengths has length " + blockLengths.length +
+                ", displacements has length " + displacementsLength);
+        }
+    }
+
+    private static int[] cOrder(final int[] values, final Order order)
+    {
+        final int[] out = values.clone();
+        if (order == Order.FORTRAN)
+        {
+            for (int i = 0; i < out.length / 2; i++)
+            {
+                final int tmp = out[i];
+                out[i] = out[out.length - 1 - i];
+                out[out.length - 1 - i] = tmp;
+            }
+        }
+        return out;
+    }
+
+    private interface Exact<T>
+    {
+        T get();
+    }
+
+    private static <T> T exact(final String what, final Exact<T> f)
+    {
+        try
+        {
+            return f.get();
+        }
+        catch (final ArithmeticException ex)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, what + ": type too large, sizes or bounds overflow 64 bits", ex);
+        }
+    }
+
+    /**
+     * The queries of a layout, derived from its children's. Bounds are valid when {@code hasEntries}
+     * (data or explicit bounds), true bounds when {@code size > 0}; {@code code} is -1 for no data,
+     * 0 for mixed; {@code dense} means the data is one run in stream order.
+     */
+    private record Q(long size, long elements, int code, int align, boolean sticky, boolean hasEntries, long lb, long ub,
+                     long tlb, long tub, boolean dense)
+    {
+        static final Q EMPTY = new Q(0, 0, -1, 1, false, false, 0, 0, 0, 0, true);
+
+        static Q of(final Layout layout)
+        {
+            return switch (layout)
+            {
+                case Layout.Basic b -> new Q(b.type().size(), 1, b.type().code(), b.type().alignment(), false, true, 0,
+                    b.type().extent(), 0, b.type().size(), true);
+                case Layout.Contiguous c -> q(c.old()).repeat(c.count(), c.old().extent());
+                case Layout.HVector h -> q(h.old()).repeat(h.blockLength(), h.old().extent()).repeat(h.count(), h.strideBytes());
+                case Layout.HIndexedBlock h ->
+                {
+                    final Q block = q(h.old()).repeat(h.blockLength(), h.old().extent());
+                    Q acc = EMPTY;
+                    for (final long d : h.displacements())
+                    {
+                        acc = acc.then(block.shift(d));
+                    }
+                    yield acc;
+                }
+                case Layout.HIndexed h ->
+                {
+                    final Q old = q(h.old());
+                    Q acc = EMPTY;
+                    for (int i = 0; i < h.displacements().length; i++)
+                    {
+                        acc = acc.then(old.repeat(h.blockLengths()[i], h.old().extent()).shift(h.displacements()[i]));
+                    }
+                    yield acc;
+                }
+                case Layout.Struct s ->
+                {
+                    Q acc = EMPTY;
+                    for (int i = 0; i < s.displacements().length; i++)
+                    {
+                        final Datatype t = s.types()[i];
+                        acc = acc.then(q(t).repeat(s.blockLengths()[i], t.extent()).shift(s.displacements()[i]));
+                    }
+                    yield acc.padded();
+                }
+                case Layout.Resized r ->
+                {
+                    final Q old = q(r.old());
+                    yield new Q(old.size, old.elements, old.code, old.align, true, true, r.lb(),
+                        Math.addExact(r.lb(), r.extent()), old.tlb, old.tub, old.dense);
+                }
+            };
+        }
+
+        static Q q(final Datatype t)
+        {
+            return new Q(t.size, t.elementCount, t.code, t.alignment, t.sticky, t.hasEntries, t.lb, t.ub, t.trueLb,
+                t.trueUb, t.size == 0 || t.dense);
+        }
+
+        /** n copies, each {@code stride} bytes after the previous. */
+        Q repeat(final long n, final long stride)
+        {
+            if (n == 0 || !hasEntries)
+            {
+                return n == 0 ? EMPTY : this;
+            }
+            if (n == 1)
+            {
+                return this;
+            }
+            final long span = Math.multiplyExact(n - 1, stride);
+            final long lo = Math.min(0, span);
+            final long hi = Math.max(0, span);
+            return new Q(Math.multiplyExact(n, size), Math.multiplyExact(n, elements), code, align, sticky, true,
+                Math.addExact(lb, lo), Math.addExact(ub, hi), Math.addExact(tlb, lo), Math.addExact(tub, hi),
+                size == 0 || (dense && stride == size));
+        }
+
+        Q shift(final long d)
+        {
+            if (!hasEntries)
+            {
+                return this;
+            }
+            return new Q(size, elements, code, align, sticky, true, Math.addExact(lb, d), Math.addExact(ub, d),
+                Math.addExact(tlb, d), Math.addExact(tub, d), dense);
+        }
+
+        /** This, followed in the stream by {@code next}. */
+        Q then(final Q next)
+        {
+            if (!next.hasEntries)
+            {
+                return this;
+            }
+            if (!hasEntries)
+            {
+                return next;
+            }
+            final boolean bothData = size > 0 && next.size > 0;
+            final int c = code == -1 ? next.code : next.code == -1 ? code : code == next.code ? code : 0;
+            return new Q(Math.addExact(size, next.size), Math.addExact(elements, next.elements), c,
+                Math.max(align, next.align), sticky || next.sticky, true, Math.min(lb, next.lb), Math.max(ub, next.ub),
+                size == 0 ? next.tlb : next.size == 0 ? tlb : Math.min(tlb, next.tlb),
+                size == 0 ? next.tub : next.size == 0 ? tub : Math.max(tub, next.tub),
+                dense && next.dense && (!bothData || next.tlb == tub));
+        }
+
+        /** MPI's epsilon: round the extent up to the alignment unless bounds are explicit. */
+        Q padded()
+        {
+            if (sticky || !hasEntries)
+            {
+                return this;
+            }
+            final long extent = ub - lb;
+            final long rounded = Math.multiplyExact((extent + align - 1) / align, (long)align);
+            return new Q(size, elements, code, align, sticky, true, lb, lb + rounded, tlb, tub, dense);
+        }
+    }
+
+}

@@ -1,0 +1,685 @@
+package org.jmpi.internal.datatype;
+
+import org.agrona.UnsafeApi;
+
+/**
+ * The copy loops of the convertor. Each entry point dispatches on the concrete classes of its two base
+ * objects (null for off-heap memory, or the array kind) and calls one small loop with statically typed
+ * arguments; once the JIT inlines the loop into a branch it sees array-typed or raw accesses, with exact
+ * aliasing and no memory barriers. With an {@code Object} base that may be null, HotSpot treats every
+ * Unsafe access as possibly off-heap and fences it: that cost 1.5x on 24-byte gathers (ad-hoc timing
+ * loop, JDK 25, the 2-core CI box: 9.4 us untyped, 6.4 us typed or dispatched, per 4000 blocks).
+ * Arrays other than those listed fall through to the untyped loop. The dispatch trees are regular by
+ * construction: four cases on the stream side (byte[] or off-heap, as destination or as source) times
+ * the buffer kinds.
+ * <p>
+ * Stateless; any thread. Callers own the memory and guarantee every address lies inside its base.
+ */
+final class Kernels
+{
+    /**
+     * Runs at or above this length use Unsafe.copyMemory; shorter ones use 8-byte moves. Not yet tuned by
+     * measurement (the shared CI box was too loaded to time it): chosen as the point where a copyMemory
+     * call's fixed cost stops dominating. To be set from the bench/ DDTBench JMH runs.
+     */
+    static final long SMALL_COPY_BYTES = 64;
+
+    private Kernels()
+    {
+    }
+
+    /**
+     * {@code passes} passes of {@code blocks} copies of {@code length} bytes, source and destination advancing
+     * by their strides within a pass and by their pass strides between passes (a 2-D face in one call).
+     */
+    static void strided(final Object srcBase, final long src, final long srcStride, final long srcPassStride,
+        final Object dstBase, final long dst, final long dstStride, final long dstPassStride, final long length,
+        final long blocks, final long passes)
+    {
+        if (dstBase instanceof byte[] b)
+        {
+            if (srcBase instanceof double[] a)
+            {
+                stridedPasses(a, src, srcStride, srcPassStride, b, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (srcBase == null)
+            {
+                stridedPasses(null, src, srcStride, srcPassStride, b, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (srcBase instanceof byte[] a)
+            {
+                stridedPasses(a, src, srcStride, srcPassStride, b, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (srcBase instanceof int[] a)
+            {
+                stridedPasses(a, src, srcStride, srcPassStride, b, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (srcBase instanceof long[] a)
+            {
+                stridedPasses(a, src, srcStride, srcPassStride, b, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (srcBase instanceof float[] a)
+            {
+                stridedPasses(a, src, srcStride, srcPassStride, b, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else
+            {
+                stridedPasses(srcBase, src, srcStride, srcPassStride, b, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+        }
+        else if (dstBase == null)
+        {
+            if (srcBase instanceof double[] a)
+            {
+                stridedPasses(a, src, srcStride, srcPassStride, null, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (srcBase == null)
+            {
+                stridedPasses(null, src, srcStride, srcPassStride, null, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (srcBase instanceof byte[] a)
+            {
+                stridedPasses(a, src, srcStride, srcPassStride, null, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (srcBase instanceof int[] a)
+            {
+                stridedPasses(a, src, srcStride, srcPassStride, null, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (srcBase instanceof long[] a)
+            {
+                stridedPasses(a, src, srcStride, srcPassStride, null, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (srcBase instanceof float[] a)
+            {
+                stridedPasses(a, src, srcStride, srcPassStride, null, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else
+            {
+                stridedPasses(srcBase, src, srcStride, srcPassStride, null, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+        }
+        else if (srcBase instanceof byte[] b)
+        {
+            if (dstBase instanceof double[] a)
+            {
+                stridedPasses(b, src, srcStride, srcPassStride, a, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (dstBase == null)
+            {
+                stridedPasses(b, src, srcStride, srcPassStride, null, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (dstBase instanceof byte[] a)
+            {
+                stridedPasses(b, src, srcStride, srcPassStride, a, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (dstBase instanceof int[] a)
+            {
+                stridedPasses(b, src, srcStride, srcPassStride, a, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (dstBase instanceof long[] a)
+            {
+                stridedPasses(b, src, srcStride, srcPassStride, a, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (dstBase instanceof float[] a)
+            {
+                stridedPasses(b, src, srcStride, srcPassStride, a, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else
+            {
+                stridedPasses(b, src, srcStride, srcPassStride, dstBase, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+        }
+        else if (srcBase == null)
+        {
+            if (dstBase instanceof double[] a)
+            {
+                stridedPasses(null, src, srcStride, srcPassStride, a, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (dstBase == null)
+            {
+                stridedPasses(null, src, srcStride, srcPassStride, null, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (dstBase instanceof byte[] a)
+            {
+                stridedPasses(null, src, srcStride, srcPassStride, a, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (dstBase instanceof int[] a)
+            {
+                stridedPasses(null, src, srcStride, srcPassStride, a, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (dstBase instanceof long[] a)
+            {
+                stridedPasses(null, src, srcStride, srcPassStride, a, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else if (dstBase instanceof float[] a)
+            {
+                stridedPasses(null, src, srcStride, srcPassStride, a, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+            else
+            {
+                stridedPasses(null, src, srcStride, srcPassStride, dstBase, dst, dstStride, dstPassStride, length, blocks, passes);
+            }
+        }
+        else
+        {
+            stridedPasses(srcBase, src, srcStride, srcPassStride, dstBase, dst, dstStride, dstPassStride, length, blocks, passes);
+        }
+    }
+
+    /** Blocks {@code [from, to)} at {@code origin + offsets[i]} into consecutive bytes at {@code dst}. */
+    static void gather(final Object srcBase, final long origin, final long[] offsets, final long[] lengths,
+        final long uniformLength, final int from, final int to, final Object dstBase, final long dst)
+    {
+        if (dstBase instanceof byte[] b)
+        {
+            if (srcBase instanceof double[] a)
+            {
+                gatherLoop(a, origin, offsets, lengths, uniformLength, from, to, b, dst);
+            }
+            else if (srcBase == null)
+            {
+                gatherLoop(null, origin, offsets, lengths, uniformLength, from, to, b, dst);
+            }
+            else if (srcBase instanceof byte[] a)
+            {
+                gatherLoop(a, origin, offsets, lengths, uniformLength, from, to, b, dst);
+            }
+            else if (srcBase instanceof int[] a)
+            {
+                gatherLoop(a, origin, offsets, lengths, uniformLength, from, to, b, dst);
+            }
+            else if (srcBase instanceof long[] a)
+            {
+                gatherLoop(a, origin, offsets, lengths, uniformLength, from, to, b, dst);
+            }
+            else if (srcBase instanceof float[] a)
+            {
+                gatherLoop(a, origin, offsets, lengths, uniformLength, from, to, b, dst);
+            }
+            else
+            {
+                gatherLoop(srcBase, origin, offsets, lengths, uniformLength, from, to, b, dst);
+            }
+        }
+        else if (dstBase == null)
+        {
+            if (srcBase instanceof double[] a)
+            {
+                gatherLoop(a, origin, offsets, lengths, uniformLength, from, to, null, dst);
+            }
+            else if (srcBase == null)
+            {
+                gatherLoop(null, origin, offsets, lengths, uniformLength, from, to, null, dst);
+            }
+            else if (srcBase instanceof byte[] a)
+            {
+                gatherLoop(a, origin, offsets, lengths, uniformLength, from, to, null, dst);
+            }
+            else if (srcBase instanceof int[] a)
+            {
+                gatherLoop(a, origin, offsets, lengths, uniformLength, from, to, null, dst);
+            }
+            else if (srcBase instanceof long[] a)
+            {
+                gatherLoop(a, origin, offsets, lengths, uniformLength, from, to, null, dst);
+            }
+            else if (srcBase instanceof float[] a)
+            {
+                gatherLoop(a, origin, offsets, lengths, uniformLength, from, to, null, dst);
+            }
+            else
+            {
+                gatherLoop(srcBase, origin, offsets, lengths, uniformLength, from, to, null, dst);
+            }
+        }
+        else if (srcBase instanceof byte[] b)
+        {
+            if (dstBase instanceof double[] a)
+            {
+                gatherLoop(b, origin, offsets, lengths, uniformLength, from, to, a, dst);
+            }
+            else if (dstBase == null)
+            {
+                gatherLoop(b, origin, offsets, lengths, uniformLength, from, to, null, dst);
+            }
+            else if (dstBase instanceof byte[] a)
+            {
+                gatherLoop(b, origin, offsets, lengths, uniformLength, from, to, a, dst);
+            }
+            else if (dstBase instanceof int[] a)
+            {
+                gatherLoop(b, origin, offsets, lengths, uniformLength, from, to, a, dst);
+            }
+            else if (dstBase instanceof long[] a)
+            {
+                gatherLoop(b, origin, offsets, lengths, uniformLength, from, to, a, dst);
+            }
+            else if (dstBase instanceof float[] a)
+            {
+                gatherLoop(b, origin, offsets, lengths, uniformLength, from, to, a, dst);
+            }
+            else
+            {
+                gatherLoop(b, origin, offsets, lengths, uniformLength, from, to, dstBase, dst);
+            }
+        }
+        else if (srcBase == null)
+        {
+            if (dstBase instanceof double[] a)
+            {
+                gatherLoop(null, origin, offsets, lengths, uniformLength, from, to, a, dst);
+            }
+            else if (dstBase == null)
+            {
+                gatherLoop(null, origin, offsets, lengths, uniformLength, from, to, null, dst);
+            }
+            else if (dstBase instanceof byte[] a)
+            {
+                gatherLoop(null, origin, offsets, lengths, uniformLength, from, to, a, dst);
+            }
+            else if (dstBase instanceof int[] a)
+            {
+                gatherLoop(null, origin, offsets, lengths, uniformLength, from, to, a, dst);
+            }
+            else if (dstBase instanceof long[] a)
+            {
+                gatherLoop(null, origin, offsets, lengths, uniformLength, from, to, a, dst);
+            }
+            else if (dstBase instanceof float[] a)
+            {
+                gatherLoop(null, origin, offsets, lengths, uniformLength, from, to, a, dst);
+            }
+            else
+            {
+                gatherLoop(null, origin, offsets, lengths, uniformLength, from, to, dstBase, dst);
+            }
+        }
+        else
+        {
+            gatherLoop(srcBase, origin, offsets, lengths, uniformLength, from, to, dstBase, dst);
+        }
+    }
+
+    /** Consecutive bytes at {@code src} into blocks {@code [from, to)} at {@code origin + offsets[i]}. */
+    static void scatter(final Object srcBase, final long src, final Object dstBase, final long origin, final long[] offsets,
+        final long[] lengths, final long uniformLength, final int from, final int to)
+    {
+        if (dstBase instanceof byte[] b)
+        {
+            if (srcBase instanceof double[] a)
+            {
+                scatterLoop(a, src, b, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (srcBase == null)
+            {
+                scatterLoop(null, src, b, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (srcBase instanceof byte[] a)
+            {
+                scatterLoop(a, src, b, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (srcBase instanceof int[] a)
+            {
+                scatterLoop(a, src, b, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (srcBase instanceof long[] a)
+            {
+                scatterLoop(a, src, b, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (srcBase instanceof float[] a)
+            {
+                scatterLoop(a, src, b, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else
+            {
+                scatterLoop(srcBase, src, b, origin, offsets, lengths, uniformLength, from, to);
+            }
+        }
+        else if (dstBase == null)
+        {
+            if (srcBase instanceof double[] a)
+            {
+                scatterLoop(a, src, null, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (srcBase == null)
+            {
+                scatterLoop(null, src, null, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (srcBase instanceof byte[] a)
+            {
+                scatterLoop(a, src, null, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (srcBase instanceof int[] a)
+            {
+                scatterLoop(a, src, null, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (srcBase instanceof long[] a)
+            {
+                scatterLoop(a, src, null, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (srcBase instanceof float[] a)
+            {
+                scatterLoop(a, src, null, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else
+            {
+                scatterLoop(srcBase, src, null, origin, offsets, lengths, uniformLength, from, to);
+            }
+        }
+        else if (srcBase instanceof byte[] b)
+        {
+            if (dstBase instanceof double[] a)
+            {
+                scatterLoop(b, src, a, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (dstBase == null)
+            {
+                scatterLoop(b, src, null, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (dstBase instanceof byte[] a)
+            {
+                scatterLoop(b, src, a, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (dstBase instanceof int[] a)
+            {
+                scatterLoop(b, src, a, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (dstBase instanceof long[] a)
+            {
+                scatterLoop(b, src, a, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (dstBase instanceof float[] a)
+            {
+                scatterLoop(b, src, a, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else
+            {
+                scatterLoop(b, src, dstBase, origin, offsets, lengths, uniformLength, from, to);
+            }
+        }
+        else if (srcBase == null)
+        {
+            if (dstBase instanceof double[] a)
+            {
+                scatterLoop(null, src, a, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (dstBase == null)
+            {
+                scatterLoop(null, src, null, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (dstBase instanceof byte[] a)
+            {
+                scatterLoop(null, src, a, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (dstBase instanceof int[] a)
+            {
+                scatterLoop(null, src, a, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (dstBase instanceof long[] a)
+            {
+                scatterLoop(null, src, a, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else if (dstBase instanceof float[] a)
+            {
+                scatterLoop(null, src, a, origin, offsets, lengths, uniformLength, from, to);
+            }
+            else
+            {
+                scatterLoop(null, src, dstBase, origin, offsets, lengths, uniformLength, from, to);
+            }
+        }
+        else
+        {
+            scatterLoop(srcBase, src, dstBase, origin, offsets, lengths, uniformLength, from, to);
+        }
+    }
+
+    /** One run. */
+    static void copy(final Object srcBase, final long src, final Object dstBase, final long dst, final long length)
+    {
+        if (length < SMALL_COPY_BYTES)
+        {
+            copySmall(srcBase, src, dstBase, dst, length);
+        }
+        else
+        {
+            UnsafeApi.copyMemory(srcBase, src, dstBase, dst, length);
+        }
+    }
+
+    /**
+     * The strided loop: fixed 8-, 4- and 16-byte moves for the faces of stencil codes, 8-byte moves for
+     * other short runs, copyMemory for long ones. Each length has its own small method so that the whole
+     * chain inlines into the typed dispatch branches (HotSpot inlines hot callees up to 325 bytecodes).
+     */
+    private static void stridedPasses(final Object srcBase, final long src, final long srcStride, final long srcPassStride,
+        final Object dstBase, final long dst, final long dstStride, final long dstPassStride, final long length,
+        final long blocks, final long passes)
+    {
+        for (long p = 0; p < passes; p++)
+        {
+            stridedLoop(srcBase, src + p * srcPassStride, srcStride, dstBase, dst + p * dstPassStride, dstStride, length,
+                blocks);
+        }
+    }
+
+    private static void stridedLoop(final Object srcBase, long src, final long srcStride, final Object dstBase, long dst,
+        final long dstStride, final long length, final long blocks)
+    {
+        long left = blocks;
+        while (left > 0)
+        {
+            final int n = (int)Math.min(left, Integer.MAX_VALUE);
+            if (length == 8)
+            {
+                strided8(srcBase, src, srcStride, dstBase, dst, dstStride, n);
+            }
+            else if (length == 4)
+            {
+                strided4(srcBase, src, srcStride, dstBase, dst, dstStride, n);
+            }
+            else if (length == 16)
+            {
+                strided16(srcBase, src, srcStride, dstBase, dst, dstStride, n);
+            }
+            else if (length < SMALL_COPY_BYTES)
+            {
+                stridedSmall(srcBase, src, srcStride, dstBase, dst, dstStride, length, n);
+            }
+            else
+            {
+                stridedLarge(srcBase, src, srcStride, dstBase, dst, dstStride, length, n);
+            }
+            left -= n;
+            src += n * srcStride;
+            dst += n * dstStride;
+        }
+    }
+
+    /**
+     * Loads several blocks before storing them, so that strided cache misses overlap (column gathers went
+     * from 0.77x to 0.88x of a hand-written loop with that, ad-hoc timing on the CI box); likewise below.
+     */
+    private static void strided8(final Object srcBase, long src, final long srcStride, final Object dstBase, long dst,
+        final long dstStride, final int n)
+    {
+        int i = 0;
+        for (; i + 4 <= n; i += 4, src += 4 * srcStride, dst += 4 * dstStride)
+        {
+            final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+            final long b = UnsafeApi.getLongUnaligned(srcBase, src + srcStride);
+            final long c = UnsafeApi.getLongUnaligned(srcBase, src + 2 * srcStride);
+            final long e = UnsafeApi.getLongUnaligned(srcBase, src + 3 * srcStride);
+            UnsafeApi.putLongUnaligned(dstBase, dst, a);
+            UnsafeApi.putLongUnaligned(dstBase, dst + dstStride, b);
+            UnsafeApi.putLongUnaligned(dstBase, dst + 2 * dstStride, c);
+            UnsafeApi.putLongUnaligned(dstBase, dst + 3 * dstStride, e);
+        }
+        for (; i < n; i++, src += srcStride, dst += dstStride)
+        {
+            UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, src));
+        }
+    }
+
+    private static void strided4(final Object srcBase, long src, final long srcStride, final Object dstBase, long dst,
+        final long dstStride, final int n)
+    {
+        int i = 0;
+        for (; i + 4 <= n; i += 4, src += 4 * srcStride, dst += 4 * dstStride)
+        {
+            final int a = UnsafeApi.getIntUnaligned(srcBase, src);
+            final int b = UnsafeApi.getIntUnaligned(srcBase, src + srcStride);
+            final int c = UnsafeApi.getIntUnaligned(srcBase, src + 2 * srcStride);
+            final int e = UnsafeApi.getIntUnaligned(srcBase, src + 3 * srcStride);
+            UnsafeApi.putIntUnaligned(dstBase, dst, a);
+            UnsafeApi.putIntUnaligned(dstBase, dst + dstStride, b);
+            UnsafeApi.putIntUnaligned(dstBase, dst + 2 * dstStride, c);
+            UnsafeApi.putIntUnaligned(dstBase, dst + 3 * dstStride, e);
+        }
+        for (; i < n; i++, src += srcStride, dst += dstStride)
+        {
+            UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, src));
+        }
+    }
+
+    private static void strided16(final Object srcBase, long src, final long srcStride, final Object dstBase, long dst,
+        final long dstStride, final int n)
+    {
+        int i = 0;
+        for (; i + 2 <= n; i += 2, src += 2 * srcStride, dst += 2 * dstStride)
+        {
+            final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+            final long b = UnsafeApi.getLongUnaligned(srcBase, src + 8);
+            final long c = UnsafeApi.getLongUnaligned(srcBase, src + srcStride);
+            final long e = UnsafeApi.getLongUnaligned(srcBase, src + srcStride + 8);
+            UnsafeApi.putLongUnaligned(dstBase, dst, a);
+            UnsafeApi.putLongUnaligned(dstBase, dst + 8, b);
+            UnsafeApi.putLongUnaligned(dstBase, dst + dstStride, c);
+            UnsafeApi.putLongUnaligned(dstBase, dst + dstStride + 8, e);
+        }
+        if (i < n)
+        {
+            final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+            final long b = UnsafeApi.getLongUnaligned(srcBase, src + 8);
+            UnsafeApi.putLongUnaligned(dstBase, dst, a);
+            UnsafeApi.putLongUnaligned(dstBase, dst + 8, b);
+        }
+    }
+
+    private static void stridedSmall(final Object srcBase, long src, final long srcStride, final Object dstBase, long dst,
+        final long dstStride, final long length, final int n)
+    {
+        for (int i = 0; i < n; i++, src += srcStride, dst += dstStride)
+        {
+            copySmall(srcBase, src, dstBase, dst, length);
+        }
+    }
+
+    private static void stridedLarge(final Object srcBase, long src, final long srcStride, final Object dstBase, long dst,
+        final long dstStride, final long length, final int n)
+    {
+        for (int i = 0; i < n; i++, src += srcStride, dst += dstStride)
+        {
+            UnsafeApi.copyMemory(srcBase, src, dstBase, dst, length);
+        }
+    }
+
+    /** The gather loop, with 8- and 24-byte blocks (single values, particle 3-vectors) as fixed moves. */
+    private static void gatherLoop(final Object srcBase, final long origin, final long[] offsets, final long[] lengths,
+        final long uniformLength, final int from, final int to, final Object dstBase, long dst)
+    {
+        if (uniformLength == 8)
+        {
+            for (int i = from; i < to; i++, dst += 8)
+            {
+                UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, origin + offsets[i]));
+            }
+        }
+        else if (uniformLength == 24)
+        {
+            for (int i = from; i < to; i++, dst += 24)
+            {
+                final long src = origin + offsets[i];
+                final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+                final long b = UnsafeApi.getLongUnaligned(srcBase, src + 8);
+                final long c = UnsafeApi.getLongUnaligned(srcBase, src + 16);
+                UnsafeApi.putLongUnaligned(dstBase, dst, a);
+                UnsafeApi.putLongUnaligned(dstBase, dst + 8, b);
+                UnsafeApi.putLongUnaligned(dstBase, dst + 16, c);
+            }
+        }
+        else
+        {
+            for (int i = from; i < to; i++)
+            {
+                final long length = lengths[i];
+                copy(srcBase, origin + offsets[i], dstBase, dst, length);
+                dst += length;
+            }
+        }
+    }
+
+    /** The scatter loop, mirroring {@link #gatherLoop}. */
+    private static void scatterLoop(final Object srcBase, long src, final Object dstBase, final long origin,
+        final long[] offsets, final long[] lengths, final long uniformLength, final int from, final int to)
+    {
+        if (uniformLength == 8)
+        {
+            for (int i = from; i < to; i++, src += 8)
+            {
+                UnsafeApi.putLongUnaligned(dstBase, origin + offsets[i], UnsafeApi.getLongUnaligned(srcBase, src));
+            }
+        }
+        else if (uniformLength == 24)
+        {
+            for (int i = from; i < to; i++, src += 24)
+            {
+                final long dst = origin + offsets[i];
+                final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+                final long b = UnsafeApi.getLongUnaligned(srcBase, src + 8);
+                final long c = UnsafeApi.getLongUnaligned(srcBase, src + 16);
+                UnsafeApi.putLongUnaligned(dstBase, dst, a);
+                UnsafeApi.putLongUnaligned(dstBase, dst + 8, b);
+                UnsafeApi.putLongUnaligned(dstBase, dst + 16, c);
+            }
+        }
+        else
+        {
+            for (int i = from; i < to; i++)
+            {
+                final long length = lengths[i];
+                copy(srcBase, src, dstBase, origin + offsets[i], length);
+                src += length;
+            }
+        }
+    }
+
+    static void copySmall(final Object srcBase, long src, final Object dstBase, long dst, long length)
+    {
+        while (length >= 8)
+        {
+            UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, src));
+            src += 8;
+            dst += 8;
+            length -= 8;
+        }
+        if (length >= 4)
+        {
+            UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, src));
+            src += 4;
+            dst += 4;
+            length -= 4;
+        }
+        if (length >= 2)
+        {
+            UnsafeApi.putShortUnaligned(dstBase, dst, UnsafeApi.getShortUnaligned(srcBase, src));
+            src += 2;
+            dst += 2;
+            length -= 2;
+        }
+        if (length == 1)
+        {
+            UnsafeApi.putByte(dstBase, dst, UnsafeApi.getByte(srcBase, src));
+        }
+    }
+}
