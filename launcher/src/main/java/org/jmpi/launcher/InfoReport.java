@@ -1,0 +1,186 @@
+package org.jmpi.launcher;
+
+import org.jmpi.internal.runtime.LocalJob;
+import org.jmpi.internal.runtime.ParamRegistry;
+import org.jmpi.spi.Bootstrap;
+import org.jmpi.spi.ParamSpec;
+import org.jmpi.spi.Params;
+import org.jmpi.spi.TransportContext;
+import org.jmpi.spi.TransportProvider;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * {@code jmpirun --info}, after ompi_info: the version, the JDK, each transport on the class path with
+ * its probe result, and every parameter (name, default, current value, unit, environment variable,
+ * description).
+ *
+ * <p>Stateless; run on one thread.
+ */
+final class InfoReport
+{
+    private InfoReport()
+    {
+    }
+
+    /** The jmpi version the launcher was built as, or "unknown". */
+    static String version()
+    {
+        try (InputStream in = InfoReport.class.getResourceAsStream("version.properties"))
+        {
+            if (in != null)
+            {
+                final Properties properties = new Properties();
+                properties.load(in);
+                return properties.getProperty("version", "unknown");
+            }
+        }
+        catch (final IOException ex)
+        {
+            // Reported as unknown.
+        }
+        return "unknown";
+    }
+
+    static void print(final PrintStream out, final Map<String, String> explicitParams)
+    {
+        final Params params = new Params(explicitParams);
+        out.println("jmpi " + version());
+        out.println("  JDK:       " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + " " +
+            System.getProperty("java.vm.version") + ", " + System.getProperty("java.vendor") + ")");
+        out.println("  java.home: " + System.getProperty("java.home"));
+        out.println("  OS:        " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " " +
+            System.getProperty("os.arch") + ", " + Runtime.getRuntime().availableProcessors() + " processors");
+        out.println();
+        out.println("transports:");
+        final List<TransportProvider> providers;
+        try
+        {
+            providers = ParamRegistry.providers();
+        }
+        catch (final Throwable ex)
+        {
+            out.println("  (cannot load transport providers: " + ex + ")");
+            return;
+        }
+        if (providers.isEmpty())
+        {
+            out.println("  (none found on the class path)");
+        }
+        final LocalJob probeJob = LocalJob.create(2, explicitParams);
+        for (final TransportProvider provider : providers)
+        {
+            out.printf("  %-10s priority %-5d (%s)%n", provider.name(), provider.priority(), provider.getClass().getName());
+            out.println("      ranks in separate JVMs: " + probe(provider, probeContext(probeJob, false)));
+            out.println("      ranks as threads:       " + probe(provider, probeContext(probeJob, true)));
+        }
+        out.println();
+        out.println("parameters (-Djmpi.NAME=VALUE, environment JMPI_NAME, or jmpirun --param NAME=VALUE):");
+        final List<ParamSpec> specs = ParamRegistry.all();
+        int nameWidth = 4;
+        int defaultWidth = 7;
+        for (final ParamSpec spec : specs)
+        {
+            nameWidth = Math.max(nameWidth, spec.name().length());
+            defaultWidth = Math.max(defaultWidth, spec.defaultValue().length());
+        }
+        final String row = "  %-" + nameWidth + "s  %-" + defaultWidth + "s  %-" + defaultWidth + "s  %-10s  %s%n";
+        out.printf(row, "NAME", "DEFAULT", "VALUE", "UNIT", "ENV");
+        for (final ParamSpec spec : specs)
+        {
+            String value;
+            try
+            {
+                value = params.get(spec);
+            }
+            catch (final RuntimeException ex)
+            {
+                value = "?";
+            }
+            out.printf(row, spec.name(), spec.defaultValue(), value, spec.unit(), spec.envName());
+            out.println("      " + spec.description());
+        }
+    }
+
+    private static String probe(final TransportProvider provider, final TransportContext context)
+    {
+        try
+        {
+            final String reason = provider.probe(context);
+            return reason == null ? "available" : "unavailable: " + reason;
+        }
+        catch (final Throwable ex)
+        {
+            return "probe failed: " + ex;
+        }
+    }
+
+    /** Rank 0 of a two-rank job on this node, its ranks in one JVM ({@code sameJvm}) or in two. */
+    private static TransportContext probeContext(final LocalJob job, final boolean sameJvm)
+    {
+        final String host = hostName();
+        final long pid = ProcessHandle.current().pid();
+        return new TransportContext()
+        {
+            @Override
+            public int rank()
+            {
+                return 0;
+            }
+
+            @Override
+            public int size()
+            {
+                return job.size();
+            }
+
+            @Override
+            public String jobId()
+            {
+                return job.jobId();
+            }
+
+            @Override
+            public Bootstrap bootstrap()
+            {
+                return job.bootstrap(0);
+            }
+
+            @Override
+            public Params params()
+            {
+                return job.params();
+            }
+
+            @Override
+            public String nodeId(final int rank)
+            {
+                return host;
+            }
+
+            @Override
+            public String jvmId(final int rank)
+            {
+                return pid + "@" + host + (sameJvm ? "" : "#" + rank);
+            }
+        };
+    }
+
+    private static String hostName()
+    {
+        try
+        {
+            return InetAddress.getLocalHost().getHostName();
+        }
+        catch (final IOException ex)
+        {
+            return "localhost";
+        }
+    }
+}

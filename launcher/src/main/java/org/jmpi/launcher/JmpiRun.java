@@ -1,0 +1,108 @@
+package org.jmpi.launcher;
+
+import org.jmpi.internal.bootstrap.BootstrapEnv;
+import org.jmpi.internal.runtime.ParamRegistry;
+import org.jmpi.spi.ParamSpec;
+
+import java.io.File;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * {@code jmpirun}: starts the ranks of a jmpi job on this node, in one JVM each or as threads of this
+ * one ({@code --threads}), and ends with the job's exit code. {@code bin/jmpirun} finds a JDK 21+ and
+ * runs this class; see docs/launcher.md.
+ *
+ * <p>Threading: {@link #main} runs the job on the calling thread.
+ */
+public final class JmpiRun
+{
+    /** Exit code for a malformed command line. */
+    public static final int USAGE_EXIT_CODE = 2;
+
+    private JmpiRun()
+    {
+    }
+
+    /** Runs the command line and exits the JVM with the job's exit code. */
+    public static void main(final String[] args)
+    {
+        System.exit(run(args, System.getenv()));
+    }
+
+    /** Runs the command line and returns the exit code, without exiting. */
+    public static int run(final String[] args, final Map<String, String> env)
+    {
+        final LineSink out = new LineSink(new FileOutputStream(FileDescriptor.out));
+        final LineSink err = new LineSink(new FileOutputStream(FileDescriptor.err));
+        final LaunchOptions options;
+        try
+        {
+            options = LaunchOptions.parse(args, env);
+        }
+        catch (final UsageException ex)
+        {
+            err.println("jmpirun: " + ex.getMessage());
+            return USAGE_EXIT_CODE;
+        }
+        if (options.help())
+        {
+            System.out.print(LaunchOptions.USAGE);
+            System.out.flush();
+            return 0;
+        }
+        if (options.info())
+        {
+            InfoReport.print(System.out, options.params());
+            System.out.flush();
+            return 0;
+        }
+        warnUnknownParams(options, err);
+        if (options.threads())
+        {
+            return new ThreadJob(options, out, err).run();
+        }
+        final int size = options.rankCount();
+        return new ProcessJob(options, out, err, System.in, jmpiClassPath(),
+            listener -> BootstrapServer.start(size, BootstrapEnv.newJobId(), listener)).run();
+    }
+
+    /** The class path of this JVM: the launcher jar and its runtime dependencies. */
+    private static List<String> jmpiClassPath()
+    {
+        final List<String> entries = new ArrayList<>();
+        for (final String entry : System.getProperty("java.class.path", "").split(File.pathSeparator))
+        {
+            if (!entry.isEmpty())
+            {
+                entries.add(entry);
+            }
+        }
+        return entries;
+    }
+
+    private static void warnUnknownParams(final LaunchOptions options, final LineSink err)
+    {
+        final Set<String> known;
+        try
+        {
+            known = ParamRegistry.all().stream().map(ParamSpec::name).collect(Collectors.toSet());
+        }
+        catch (final RuntimeException | java.util.ServiceConfigurationError ex)
+        {
+            return;
+        }
+        for (final String name : options.params().keySet())
+        {
+            if (!known.contains(name))
+            {
+                err.println("jmpirun: warning: --param " + name + " is not a known jmpi parameter (see jmpirun --info); passing it on anyway");
+            }
+        }
+    }
+}

@@ -1,0 +1,281 @@
+package org.jmpi.launcher;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+
+/**
+ * A parsed jmpirun command line:
+ * {@code jmpirun -np N [options] (-cp CLASSPATH MainClass | -jar app.jar) [args]}.
+ *
+ * <p>Immutable once parsed; any thread.
+ *
+ * @param rankCount ranks to start ({@code -np})
+ * @param threads run every rank as a thread of the launcher's JVM ({@code --threads})
+ * @param params {@code --param} values, full names ({@code jmpi.eager.limit})
+ * @param exports {@code -x} variables; a {@code null} value means "the launcher's own value"
+ * @param tagOutput prefix every forwarded line with {@code [rank] }
+ * @param timeoutNs stop the job after this long; 0 = no limit
+ * @param jvmArgs extra arguments for every rank JVM ({@code --jvm-arg}), before the class path
+ * @param classPath the application's class path entries
+ * @param mainClass the application's main class
+ * @param appArgs arguments passed to every rank's {@code main}
+ * @param info print the {@code --info} report instead of running
+ * @param help print usage instead of running
+ */
+record LaunchOptions(
+    int rankCount,
+    boolean threads,
+    Map<String, String> params,
+    Map<String, String> exports,
+    boolean tagOutput,
+    long timeoutNs,
+    List<String> jvmArgs,
+    List<String> classPath,
+    String mainClass,
+    List<String> appArgs,
+    boolean info,
+    boolean help)
+{
+    static final String USAGE = """
+        usage: jmpirun -np N [options] (-cp CLASSPATH MainClass | -jar app.jar) [args...]
+               jmpirun --info | --help
+
+        Starts N ranks of a jmpi program on this node, one JVM each (or threads of one JVM with
+        --threads), serves their bootstrap, forwards their output and stops them all when one fails.
+
+        options:
+          -np N, -n N            number of ranks (required)
+          --threads              run all ranks as threads of this JVM, each with its own class loader
+          --param NAME=VALUE     set a jmpi parameter for every rank (the "jmpi." prefix is optional);
+                                 see --info for the list
+          -x VAR[=VALUE]         export an environment variable to every rank (VALUE, or this one's)
+          --tag-output           prefix every line of output with the rank: "[1] ..."
+          --timeout SECONDS      stop the job after SECONDS and exit with code 124
+          --jvm-arg ARG          pass ARG to every rank JVM (repeatable), e.g. --jvm-arg -Xmx2g
+          --info                 print version, JDK, transports and every parameter, then exit
+          --help, -h             print this and exit
+
+        exit code: 0 when every rank exits 0; otherwise the code of the first rank that failed
+        (128+N when killed by signal N), the code given to abort, 124 on timeout, 2 on a usage error.
+        """;
+
+    /** @throws UsageException when the command line is malformed; its message names the problem. */
+    static LaunchOptions parse(final String[] args, final Map<String, String> env) throws UsageException
+    {
+        int rankCount = -1;
+        boolean threads = false;
+        final Map<String, String> params = new LinkedHashMap<>();
+        final Map<String, String> exports = new LinkedHashMap<>();
+        boolean tagOutput = false;
+        long timeoutNs = 0;
+        final List<String> jvmArgs = new ArrayList<>();
+        List<String> classPath = null;
+        String mainClass = null;
+        boolean info = false;
+        boolean help = false;
+        int i = 0;
+        while (i < args.length && mainClass == null)
+        {
+            final String arg = args[i++];
+            switch (arg)
+            {
+                case "-np", "-n", "--np" -> rankCount = parseRankCount(value(args, i++, arg));
+                case "--threads" -> threads = true;
+                case "--param", "--mca" -> addParam(params, value(args, i++, arg));
+                case "-x" -> addExport(exports, value(args, i++, arg));
+                case "--tag-output" -> tagOutput = true;
+                case "--timeout" -> timeoutNs = parseTimeout(value(args, i++, arg));
+                case "--jvm-arg" -> jvmArgs.add(value(args, i++, arg));
+                case "--info" -> info = true;
+                case "--help", "-h" -> help = true;
+                case "-cp", "-classpath", "--class-path" ->
+                {
+                    classPath = splitClassPath(value(args, i++, arg));
+                    mainClass = value(args, i++, "the main class after " + arg);
+                }
+                case "-jar" ->
+                {
+                    final Path jar = Path.of(value(args, i++, arg));
+                    classPath = jarClassPath(jar);
+                    mainClass = jarMainClass(jar);
+                }
+                default ->
+                {
+                    if (arg.startsWith("-"))
+                    {
+                        throw new UsageException("unknown option " + arg + " (see jmpirun --help)");
+                    }
+                    final String fromEnv = env.get("CLASSPATH");
+                    classPath = splitClassPath(fromEnv == null || fromEnv.isEmpty() ? "." : fromEnv);
+                    mainClass = arg;
+                }
+            }
+        }
+        final List<String> appArgs = List.of(args).subList(i, args.length);
+        if (help || info)
+        {
+            return new LaunchOptions(Math.max(rankCount, 1), threads, params, exports, tagOutput, timeoutNs, jvmArgs,
+                classPath == null ? List.of() : classPath, mainClass, appArgs, info, help);
+        }
+        if (mainClass == null)
+        {
+            throw new UsageException("no program given: expected -cp CLASSPATH MainClass or -jar app.jar (see jmpirun --help)");
+        }
+        if (rankCount < 0)
+        {
+            throw new UsageException("the number of ranks is missing: give -np N");
+        }
+        return new LaunchOptions(rankCount, threads, Map.copyOf(params), Collections.unmodifiableMap(exports), tagOutput, timeoutNs,
+            List.copyOf(jvmArgs),
+            List.copyOf(classPath), mainClass, List.copyOf(appArgs), false, false);
+    }
+
+    /** {@code name} with the {@code jmpi.} prefix added when missing. */
+    static String fullParamName(final String name)
+    {
+        return name.startsWith("jmpi.") ? name : "jmpi." + name;
+    }
+
+    /** {@code 2} for 2 s, {@code 1.5} for 1.5 s. */
+    static String formatSeconds(final long ns)
+    {
+        final double seconds = ns / 1e9;
+        return seconds == Math.rint(seconds) ? Long.toString((long)seconds) : Double.toString(seconds);
+    }
+
+    private static String value(final String[] args, final int index, final String what) throws UsageException
+    {
+        if (index >= args.length)
+        {
+            throw new UsageException("missing value for " + what);
+        }
+        return args[index];
+    }
+
+    private static int parseRankCount(final String text) throws UsageException
+    {
+        try
+        {
+            final int count = Integer.parseInt(text);
+            if (count >= 1)
+            {
+                return count;
+            }
+        }
+        catch (final NumberFormatException ex)
+        {
+            // Reported below.
+        }
+        throw new UsageException("-np needs a positive number of ranks, got " + text);
+    }
+
+    private static long parseTimeout(final String text) throws UsageException
+    {
+        try
+        {
+            final double seconds = Double.parseDouble(text);
+            if (seconds > 0 && seconds < 1e9)
+            {
+                return (long)(seconds * 1e9);
+            }
+        }
+        catch (final NumberFormatException ex)
+        {
+            // Reported below.
+        }
+        throw new UsageException("--timeout needs a positive number of seconds, got " + text);
+    }
+
+    private static void addParam(final Map<String, String> params, final String text) throws UsageException
+    {
+        final int eq = text.indexOf('=');
+        if (eq <= 0)
+        {
+            throw new UsageException("--param needs NAME=VALUE, got " + text);
+        }
+        params.put(fullParamName(text.substring(0, eq).trim()), text.substring(eq + 1));
+    }
+
+    private static void addExport(final Map<String, String> exports, final String text) throws UsageException
+    {
+        final int eq = text.indexOf('=');
+        final String name = eq < 0 ? text : text.substring(0, eq);
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*"))
+        {
+            throw new UsageException("-x needs VAR or VAR=VALUE with a valid variable name, got " + text);
+        }
+        exports.put(name, eq < 0 ? null : text.substring(eq + 1));
+    }
+
+    private static List<String> splitClassPath(final String text)
+    {
+        final List<String> entries = new ArrayList<>();
+        for (final String entry : text.split(File.pathSeparator))
+        {
+            if (!entry.isEmpty())
+            {
+                entries.add(entry);
+            }
+        }
+        return entries;
+    }
+
+    private static String jarMainClass(final Path jar) throws UsageException
+    {
+        try (JarFile file = new JarFile(jar.toFile()))
+        {
+            final String main = file.getManifest() == null ? null : file.getManifest().getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
+            if (main == null || main.isBlank())
+            {
+                throw new UsageException("no Main-Class in the manifest of " + jar);
+            }
+            return main.trim();
+        }
+        catch (final IOException ex)
+        {
+            throw new UsageException("cannot read " + jar + ": " + ex.getMessage());
+        }
+    }
+
+    /** The jar, then its manifest's Class-Path entries resolved against the jar's directory. */
+    private static List<String> jarClassPath(final Path jar) throws UsageException
+    {
+        if (!Files.isRegularFile(jar))
+        {
+            throw new UsageException("no such jar: " + jar);
+        }
+        final List<String> entries = new ArrayList<>();
+        entries.add(jar.toString());
+        try (JarFile file = new JarFile(jar.toFile()))
+        {
+            final String manifestPath = file.getManifest() == null ? null :
+                file.getManifest().getMainAttributes().getValue(Attributes.Name.CLASS_PATH);
+            if (manifestPath != null)
+            {
+                final Path dir = jar.toAbsolutePath().getParent();
+                for (final String entry : manifestPath.trim().split("\\s+"))
+                {
+                    if (!entry.isEmpty() && !entry.toLowerCase(Locale.ROOT).startsWith("http"))
+                    {
+                        entries.add(dir.resolve(entry.startsWith("file:") ? entry.substring(5) : entry).toString());
+                    }
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UsageException("cannot read " + jar + ": " + ex.getMessage());
+        }
+        return entries;
+    }
+}

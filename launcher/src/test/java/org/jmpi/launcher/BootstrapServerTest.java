@@ -1,0 +1,238 @@
+package org.jmpi.launcher;
+
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.internal.bootstrap.BootstrapAuth;
+import org.jmpi.internal.bootstrap.BootstrapEnv;
+import org.jmpi.internal.bootstrap.EnvBootstrap;
+import org.jmpi.internal.bootstrap.TcpBootstrap;
+import org.jmpi.spi.Bootstrap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(30)
+class BootstrapServerTest
+{
+    private static final long WAIT_NS = TimeUnit.SECONDS.toNanos(20);
+
+    private final LinkedBlockingQueue<String> aborts = new LinkedBlockingQueue<>();
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void closeAll() throws Exception
+    {
+        for (final AutoCloseable closeable : closeables)
+        {
+            closeable.close();
+        }
+        executor.shutdownNow();
+    }
+
+    @Test
+    void shouldExchangeValuesBetweenRanks()
+    {
+        final BootstrapServer server = server(2);
+        final Bootstrap rank0 = connect(server, 0);
+        final Bootstrap rank1 = connect(server, 1);
+        rank0.put("addr.0", bytes("zero"));
+        assertArrayEquals(bytes("zero"), rank1.get("addr.0", WAIT_NS));
+        assertEquals(1, rank1.rank());
+        assertEquals(2, rank1.size());
+        assertEquals(server.jobId(), rank1.jobId());
+    }
+
+    @Test
+    void shouldBlockGetUntilKeyIsPublished() throws Exception
+    {
+        final BootstrapServer server = server(2);
+        final Bootstrap rank0 = connect(server, 0);
+        final Bootstrap rank1 = connect(server, 1);
+        final CompletableFuture<byte[]> got = CompletableFuture.supplyAsync(() -> rank1.get("late", WAIT_NS), executor);
+        assertFalse(got.isDone());
+        rank0.put("late", bytes("value"));
+        assertArrayEquals(bytes("value"), got.get(20, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void shouldTimeOutGetNamingTheKey()
+    {
+        final BootstrapServer server = server(1);
+        final Bootstrap rank0 = connect(server, 0);
+        final MpiException ex = assertThrows(MpiException.class, () -> rank0.get("never", TimeUnit.MILLISECONDS.toNanos(20)));
+        assertEquals(ErrorClass.ERR_OTHER, ex.errorClass());
+        assertTrue(ex.getMessage().contains("never") && ex.getMessage().contains("timed out"), ex.getMessage());
+    }
+
+    @Test
+    void shouldReleaseFenceOnlyWhenEveryRankArrivesAndAllowRepeats() throws Exception
+    {
+        final int size = 3;
+        final BootstrapServer server = server(size);
+        final List<Bootstrap> ranks = new ArrayList<>();
+        for (int rank = 0; rank < size; rank++)
+        {
+            ranks.add(connect(server, rank));
+        }
+        for (int round = 0; round < 3; round++)
+        {
+            final CompletableFuture<Void> first = CompletableFuture.runAsync(() -> ranks.get(0).fence(WAIT_NS), executor);
+            final CompletableFuture<Void> second = CompletableFuture.runAsync(() -> ranks.get(1).fence(WAIT_NS), executor);
+            assertFalse(first.isDone() || second.isDone());
+            ranks.get(2).fence(WAIT_NS);
+            first.get(20, TimeUnit.SECONDS);
+            second.get(20, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void shouldFailWaitingFenceWhenARankDiesBeforeFinalize() throws Exception
+    {
+        final BootstrapServer server = server(3);
+        final Bootstrap rank0 = connect(server, 0);
+        connect(server, 1);
+        final Bootstrap rank2 = connect(server, 2);
+        rank2.put(BootstrapEnv.FINALIZED_KEY_PREFIX + 2, new byte[0]);
+        server.rankExited(2, "exited with code 0");
+        final CompletableFuture<Void> fence = CompletableFuture.runAsync(() -> rank0.fence(WAIT_NS), executor);
+        server.rankExited(1, "killed by signal 9 (SIGKILL)");
+        final ExecutionException ex = assertThrows(ExecutionException.class, () -> fence.get(20, TimeUnit.SECONDS));
+        final MpiException cause = assertInstanceOf(MpiException.class, ex.getCause());
+        assertEquals(ErrorClass.ERR_PROC_ABORTED, cause.errorClass());
+        assertTrue(cause.getMessage().contains("rank 1 killed by signal 9 (SIGKILL)"), cause.getMessage());
+        assertThrows(MpiException.class, () -> rank0.get("missing", WAIT_NS));
+    }
+
+    @Test
+    void shouldTrackInitAndFinalizeKeys()
+    {
+        final BootstrapServer server = server(2);
+        final Bootstrap rank1 = connect(server, 1);
+        assertFalse(server.initialized(1));
+        rank1.put(BootstrapEnv.INIT_KEY_PREFIX + 1, new byte[0]);
+        assertTrue(server.initialized(1));
+        assertFalse(server.finalized(1));
+        rank1.put(BootstrapEnv.FINALIZED_KEY_PREFIX + 1, new byte[0]);
+        assertTrue(server.finalized(1));
+        assertFalse(server.initialized(0));
+    }
+
+    @Test
+    void shouldReportAbortAndFailOtherRanksWaits() throws Exception
+    {
+        final BootstrapServer server = server(2);
+        final Bootstrap rank0 = connect(server, 0);
+        final Bootstrap rank1 = connect(server, 1);
+        final CompletableFuture<byte[]> waiting = CompletableFuture.supplyAsync(() -> rank0.get("never", WAIT_NS), executor);
+        rank1.abort(7, "out of cheese");
+        assertEquals("1:7:out of cheese", aborts.poll(20, TimeUnit.SECONDS));
+        final ExecutionException ex = assertThrows(ExecutionException.class, () -> waiting.get(20, TimeUnit.SECONDS));
+        assertTrue(ex.getCause().getMessage().contains("rank 1 called abort with code 7: out of cheese"), ex.getCause().getMessage());
+    }
+
+    @Test
+    void shouldDeliverAbortWhileTheSameRankIsBlockedInFence() throws Exception
+    {
+        final BootstrapServer server = server(2);
+        final Bootstrap rank0 = connect(server, 0);
+        connect(server, 1);
+        final CompletableFuture<Void> fence = CompletableFuture.runAsync(() -> rank0.fence(WAIT_NS), executor);
+        rank0.abort(3, "from another thread");
+        assertEquals("0:3:from another thread", aborts.poll(20, TimeUnit.SECONDS));
+        assertThrows(ExecutionException.class, () -> fence.get(20, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void shouldRejectWrongSecret()
+    {
+        final BootstrapServer server = server(2);
+        final MpiException ex = assertThrows(MpiException.class, () -> TcpBootstrap.connect(server.address(), 0, 2, server.jobId(),
+            BootstrapAuth.newSecret(), WAIT_NS));
+        assertTrue(ex.getMessage().contains("authentication failed") && ex.getMessage().contains("wrong secret"), ex.getMessage());
+    }
+
+    @Test
+    void shouldRejectWrongJobIdAndRankOutOfRange()
+    {
+        final BootstrapServer server = server(2);
+        final MpiException job = assertThrows(MpiException.class,
+            () -> TcpBootstrap.connect(server.address(), 0, 2, "otherjob", server.secret(), WAIT_NS));
+        assertTrue(job.getMessage().contains("wrong job id"), job.getMessage());
+        final MpiException rank = assertThrows(MpiException.class,
+            () -> TcpBootstrap.connect(server.address(), 2, 3, server.jobId(), server.secret(), WAIT_NS));
+        assertTrue(rank.getMessage().contains("rank out of range"), rank.getMessage());
+    }
+
+    @Test
+    void shouldConnectFromTheEnvironmentItPublishes()
+    {
+        final BootstrapServer server = server(2);
+        final Map<String, String> env = new HashMap<>(server.rankEnvironment(1));
+        env.remove(BootstrapEnv.LAUNCHER_PID_ENV_NAME);
+        final Bootstrap rank1 = EnvBootstrap.fromEnvironment(env);
+        closeables.add(rank1);
+        assertEquals(1, rank1.rank());
+        rank1.put("k", bytes("v"));
+        assertArrayEquals(bytes("v"), connect(server, 0).get("k", WAIT_NS));
+    }
+
+    @Test
+    void shouldFailRequestsAfterServerCloses()
+    {
+        final BootstrapServer server = server(2);
+        final Bootstrap rank0 = connect(server, 0);
+        server.close();
+        assertThrows(MpiException.class, () -> rank0.get("k", WAIT_NS));
+    }
+
+    @Test
+    void shouldFailRequestsAfterClientCloses()
+    {
+        final BootstrapServer server = server(1);
+        final Bootstrap rank0 = connect(server, 0);
+        rank0.close();
+        rank0.close();
+        assertThrows(MpiException.class, () -> rank0.put("k", bytes("v")));
+    }
+
+    private BootstrapServer server(final int size)
+    {
+        final BootstrapServer server = BootstrapServer.start(size, BootstrapEnv.newJobId(),
+            (rank, code, message) -> aborts.add(rank + ":" + code + ":" + message));
+        closeables.add(server);
+        return server;
+    }
+
+    private Bootstrap connect(final BootstrapServer server, final int rank)
+    {
+        final int size = Integer.parseInt(server.rankEnvironment(0).get(BootstrapEnv.SIZE_ENV_NAME));
+        final TcpBootstrap bootstrap = TcpBootstrap.connect(server.address(), rank, size, server.jobId(), server.secret(), WAIT_NS);
+        closeables.add(0, bootstrap);
+        return bootstrap;
+    }
+
+    private static byte[] bytes(final String text)
+    {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

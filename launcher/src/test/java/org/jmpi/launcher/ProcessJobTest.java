@@ -1,0 +1,34 @@
+package org.jmpi.launcher;
+
+import org.jmpi.internal.runtime.JvmFlags;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class ProcessJobTest
+{
+    @Test
+    void shouldStartRanksWithLaunchersJavaFlagsParamsAndUserClassPathFirst() throws UsageException
+    {
+        final LaunchOptions options = LaunchOptions.parse(new String[] {"-np", "2", "--param", "eager.limit=8k", "--jvm-arg", "-Xmx64m",
+            "-cp", "app.jar:classes", "org.example.Main", "a", "b"}, Map.of());
+        final ProcessJob job = new ProcessJob(options, new LineSink(new ByteArrayOutputStream()), new LineSink(new ByteArrayOutputStream()),
+            new ByteArrayInputStream(new byte[0]), List.of("/opt/jmpi/launcher.jar", "/opt/jmpi/lib/*"), listener ->
+            {
+                throw new AssertionError("not started");
+            });
+        final List<String> expected = new ArrayList<>();
+        expected.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        expected.addAll(JvmFlags.FLAGS);
+        expected.addAll(List.of("-Xmx64m", "-Djmpi.eager.limit=8k",
+            "-cp", "app.jar:classes:/opt/jmpi/launcher.jar:/opt/jmpi/lib/*", "org.example.Main", "a", "b"));
+        assertEquals(expected, job.command());
+    }
+}
