@@ -4,7 +4,8 @@ import java.nio.ByteOrder;
 
 /**
  * Layout of the point-to-point protocol's frames, as the transports carry them. Little-endian; every
- * header is a multiple of 8 bytes so payloads start 8-byte aligned.
+ * header is a multiple of 8 bytes so payloads start 8-byte aligned. Frames carry no version: the
+ * ranks agree on {@link #VERSION} at init, through the bootstrap.
  *
  * <pre>
  * Common header, every frame:
@@ -42,6 +43,9 @@ import java.nio.ByteOrder;
 public final class FrameDescriptor
 {
     public static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    /** Version of this layout; every rank publishes it at init and all must agree (RankRuntime). */
+    public static final int VERSION = 1;
 
     public static final byte TYPE_EAGER = 1;
     public static final byte TYPE_RTS = 2;

@@ -4,10 +4,12 @@ import org.jmpi.ErrorClass;
 import org.jmpi.ErrorHandler;
 import org.jmpi.MpiException;
 import org.jmpi.ThreadLevel;
+import org.jmpi.internal.bootstrap.BootstrapEnv;
 import org.jmpi.internal.bootstrap.EnvBootstrap;
 import org.jmpi.internal.engine.ProgressEngine;
 import org.jmpi.internal.pt2pt.BsendBuffer;
 import org.jmpi.internal.pt2pt.CommState;
+import org.jmpi.internal.pt2pt.FrameDescriptor;
 import org.jmpi.internal.pt2pt.PointToPoint;
 import org.jmpi.internal.pt2pt.Protocol;
 import org.jmpi.internal.transport.jvm.InJvmWiring;
@@ -93,7 +95,8 @@ public final class RankRuntime
         final String jvmId = ProcessHandle.current().pid() + "@" + processorName;
         bootstrap.put("jmpi.node." + rank, processorName.getBytes(StandardCharsets.UTF_8));
         bootstrap.put("jmpi.jvm." + rank, jvmId.getBytes(StandardCharsets.UTF_8));
-        bootstrap.put("jmpi.init." + rank, new byte[] {1});
+        bootstrap.put("jmpi.protocol." + rank, Integer.toString(FrameDescriptor.VERSION).getBytes(StandardCharsets.UTF_8));
+        bootstrap.put(BootstrapEnv.INIT_KEY_PREFIX + rank, new byte[] {1});
         bootstrap.fence(initTimeoutNs);
         final String[] nodes = new String[size];
         final String[] jvms = new String[size];
@@ -101,6 +104,12 @@ public final class RankRuntime
         {
             nodes[r] = new String(bootstrap.get("jmpi.node." + r, initTimeoutNs), StandardCharsets.UTF_8);
             jvms[r] = new String(bootstrap.get("jmpi.jvm." + r, initTimeoutNs), StandardCharsets.UTF_8);
+            final String version = new String(bootstrap.get("jmpi.protocol." + r, initTimeoutNs), StandardCharsets.UTF_8);
+            if (!version.equals(Integer.toString(FrameDescriptor.VERSION)))
+            {
+                throw new MpiException(ErrorClass.ERR_OTHER, "init: rank " + r + " speaks protocol version " + version +
+                    ", rank " + rank + " speaks " + FrameDescriptor.VERSION + " (mixed jmpi versions in one job)");
+            }
         }
 
         final TransportContext context = new Context(nodes, jvms);
@@ -240,7 +249,7 @@ public final class RankRuntime
         {
             t.close();
         }
-        bootstrap.put("jmpi.finalized." + rank, new byte[] {1});
+        bootstrap.put(BootstrapEnv.FINALIZED_KEY_PREFIX + rank, new byte[] {1});
         bootstrap.close();
     }
 
