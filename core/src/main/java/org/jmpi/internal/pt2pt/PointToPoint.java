@@ -177,22 +177,8 @@ public final class PointToPoint
         {
             return new Status(Comm.PROC_NULL, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0);
         }
-        final Status[] result = new Status[1];
-        final RequestImpl call = engineCall(c, () ->
-        {
-            Unexpected u = c.protocol.findUnexpected(c.contextId, source, tag);
-            if (u == null)
-            {
-                c.protocol.poll();
-                u = c.protocol.findUnexpected(c.contextId, source, tag);
-            }
-            if (u != null)
-            {
-                result[0] = new Status(u.source, u.tag, ErrorClass.SUCCESS, false, u.length);
-            }
-        });
-        call.await();
-        return result[0];
+        final Unexpected u = arrived(c, source, tag, false);
+        return u == null ? null : new Status(u.source, u.tag, ErrorClass.SUCCESS, false, u.length);
     }
 
     /** MPI_Probe: waits for a matching message and returns its status without receiving it. */
@@ -233,6 +219,16 @@ public final class PointToPoint
         {
             return new MessageImpl(c, null);
         }
+        final Unexpected u = arrived(c, source, tag, true);
+        return u == null ? null : new MessageImpl(c, u);
+    }
+
+    /**
+     * The first matching message that has arrived (polling the transports once if none has), taken out
+     * of matching when {@code take}; null when none. Runs on the engine.
+     */
+    private static Unexpected arrived(final CommState c, final int source, final int tag, final boolean take)
+    {
         final Unexpected[] result = new Unexpected[1];
         final RequestImpl call = engineCall(c, () ->
         {
@@ -242,14 +238,14 @@ public final class PointToPoint
                 c.protocol.poll();
                 u = c.protocol.findUnexpected(c.contextId, source, tag);
             }
-            if (u != null)
+            if (u != null && take)
             {
                 c.protocol.removeUnexpected(u);
-                result[0] = u;
             }
+            result[0] = u;
         });
         call.await();
-        return result[0] == null ? null : new MessageImpl(c, result[0]);
+        return result[0];
     }
 
     /** MPI_Imrecv: receives a message taken by mprobe/improbe. */
