@@ -9,11 +9,13 @@ import java.nio.ByteBuffer;
 /**
  * OSU-style ping-pong latency between ranks 0 and 1 (the method of osu_latency): for each size, a
  * warm-up, then {@code iterations} round trips; one-way latency is half the mean round trip.
- * Bandwidth is size / one-way latency. Output, like osu_latency:
+ * Bandwidth is size / one-way latency. A last column gives the median one-way latency of single round
+ * trips: on a shared machine where ranks get preempted, the mean mixes in scheduling delays and the
+ * median shows the cost of the path itself. Output, like osu_latency plus that column:
  * <pre>
  * # jmpi ping-pong latency
- * # Size          Latency (us)   Bandwidth (MB/s)
- * 8                      0.52              15.38
+ * # Size          Latency (us)   Bandwidth (MB/s)   Median (us)
+ * 8                      0.52              15.38          0.41
  * </pre>
  * Usage: {@code bin/jmpirun -np 2 -cp bench/target/classes org.jmpi.bench.OsuLatency [maxBytes] [--direct]}
  * ({@code --direct}: direct ByteBuffers instead of byte[]). Ranks beyond 1 only join the barriers.
@@ -57,7 +59,7 @@ public final class OsuLatency
             if (rank == 0)
             {
                 System.out.println("# jmpi ping-pong latency (" + (direct ? "direct ByteBuffer" : "byte[]") + ", " + world.size() + " ranks)");
-                System.out.printf("# %-12s %14s %18s%n", "Size", "Latency (us)", "Bandwidth (MB/s)");
+                System.out.printf("# %-12s %14s %18s %13s%n", "Size", "Latency (us)", "Bandwidth (MB/s)", "Median (us)");
             }
             for (int size = 0; size <= maxBytes; size = size == 0 ? 1 : size * 2)
             {
@@ -65,12 +67,15 @@ public final class OsuLatency
                 final int iterations = large ? LARGE_ITERATIONS : SMALL_ITERATIONS;
                 final int warmup = large ? LARGE_WARMUP : SMALL_WARMUP;
                 world.barrier();
+                final long[] roundTripNs = new long[iterations];
                 double start = 0;
+                long last = 0;
                 for (int i = 0; i < iterations + warmup; i++)
                 {
                     if (i == warmup)
                     {
                         start = Mpi.wtime();
+                        last = System.nanoTime();
                     }
                     if (rank == 0)
                     {
@@ -82,11 +87,19 @@ public final class OsuLatency
                         world.recv(buf, 0, size, Datatype.BYTE, 0, 1);
                         world.send(buf, 0, size, Datatype.BYTE, 0, 1);
                     }
+                    if (i >= warmup)
+                    {
+                        final long now = System.nanoTime();
+                        roundTripNs[i - warmup] = now - last;
+                        last = now;
+                    }
                 }
                 if (rank == 0)
                 {
                     final double oneWayUs = (Mpi.wtime() - start) * 1e6 / (2.0 * iterations);
-                    System.out.printf("%-14d %14.2f %18.2f%n", size, oneWayUs, size / oneWayUs);
+                    java.util.Arrays.sort(roundTripNs);
+                    final double medianUs = roundTripNs[iterations / 2] / 2000.0;
+                    System.out.printf("%-14d %14.2f %18.2f %13.2f%n", size, oneWayUs, size / oneWayUs, medianUs);
                 }
             }
         }

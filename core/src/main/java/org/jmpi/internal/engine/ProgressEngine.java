@@ -181,6 +181,11 @@ public final class ProgressEngine
             return;
         }
         enterDirect();
+        if (done.getAsBoolean() || (pollable.poll() > 0 && done.getAsBoolean()))
+        {
+            exitDirect();
+            return;
+        }
         final Idler idle = new Idler();
         idleThread = Thread.currentThread();
         try

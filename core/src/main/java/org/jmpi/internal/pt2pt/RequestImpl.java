@@ -52,7 +52,7 @@ public abstract class RequestImpl implements Request, Waitable
         this.failure = failure;
         done = true;
         final Thread w = waiter;
-        if (w != null)
+        if (w != null && w != Thread.currentThread())
         {
             LockSupport.unpark(w);
         }

@@ -69,6 +69,12 @@ public enum BasicType
     }
 
     /** The basic type with this code (1..17). */
+    /** The basic type of a predefined {@link org.jmpi.Datatype} (no name lookup: hot path). */
+    public static BasicType of(final org.jmpi.Datatype predefined)
+    {
+        return ((Layout.Basic)TypeAccess.get().layout(predefined)).type();
+    }
+
     public static BasicType ofCode(final int code)
     {
         return BY_CODE[code];

@@ -96,8 +96,22 @@ public final class BufferView
 
     private static BufferView array(final Object array, final Class<?> arrayClass, final int length, final Datatype element)
     {
-        return new BufferView(array, array, UnsafeApi.arrayBaseOffset(arrayClass), length * element.size(), element, false,
-            false, null);
+        return new BufferView(array, array, baseOffset(arrayClass), length * element.size(), element, false, false, null);
+    }
+
+    /** Unsafe base offsets of the primitive array classes, looked up once (the lookup is not free). */
+    private static final ClassValue<Long> BASE_OFFSETS = new ClassValue<>()
+    {
+        @Override
+        protected Long computeValue(final Class<?> arrayClass)
+        {
+            return (long)UnsafeApi.arrayBaseOffset(arrayClass);
+        }
+    };
+
+    private static long baseOffset(final Class<?> arrayClass)
+    {
+        return BASE_OFFSETS.get(arrayClass);
     }
 
     private static BufferView byteBuffer(final ByteBuffer b)
@@ -123,7 +137,7 @@ public final class BufferView
         }
         if (array != null)
         {
-            return new BufferView(b, array, UnsafeApi.arrayBaseOffset(arrayClass) + arrayOffset * element.size(),
+            return new BufferView(b, array, baseOffset(arrayClass) + arrayOffset * element.size(),
                 capacityBytes, element, order != ByteOrder.nativeOrder(), b.isReadOnly(), null);
         }
         return new BufferView(b, null, 0, capacityBytes, element, false, b.isReadOnly(), b);

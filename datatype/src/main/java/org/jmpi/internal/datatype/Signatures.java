@@ -24,7 +24,7 @@ public final class Signatures
     public static int homogeneousCode(final Datatype type)
     {
         final Datatype basic = type.basicType();
-        return basic == null ? 0 : BasicType.valueOf(basic.name()).code();
+        return basic == null ? 0 : BasicType.of(basic).code();
     }
 
     /**
