@@ -115,7 +115,11 @@ class JmpirunIT
     @Test
     void shouldServeThousandVirtualThreadsAcrossJvms() throws Exception
     {
-        final Run run = jmpirun("vthreads-jvms-2", 150, program(false, 2, "ManyVirtualThreads", "1000"));
+        // one carrier thread per JVM: a blocked virtual thread that pinned it would stall the other 999
+        final List<String> args = new ArrayList<>(List.of("--jvm-arg", "-Djdk.virtualThreadScheduler.parallelism=1",
+            "--jvm-arg", "-Djdk.virtualThreadScheduler.maxPoolSize=1"));
+        args.addAll(Arrays.asList(program(false, 2, "ManyVirtualThreads", "1000")));
+        final Run run = jmpirun("vthreads-jvms-2", 150, args.toArray(new String[0]));
         assertOk(run);
         assertTrue(run.stdout().contains("vthreads: rank 0 ok 1000") && run.stdout().contains("vthreads: rank 1 ok 1000"), run.all());
     }
@@ -148,6 +152,23 @@ class JmpirunIT
         assertTrue(m.find(), run.all());
         final long afterKillMs = run.endEpochMillis() - Long.parseLong(m.group(1));
         assertTrue(afterKillMs < 5_000, "job ended " + afterKillMs + " ms after the kill");
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void shouldEndTheJobWithTheAbortCode(final boolean threads) throws Exception
+    {
+        final Run run = jmpirun("abort-" + (threads ? "threads" : "jvms"), 60, program(threads, 3, "AbortAndFatal", "abort"));
+        assertEquals(3, run.exitCode(), run.all());
+        assertTrue(run.all().contains("abort"), run.all());
+    }
+
+    @Test
+    void shouldAbortOnAnErrorUnderTheDefaultFatalHandler() throws Exception
+    {
+        final Run run = jmpirun("fatal-jvms", 60, program(false, 3, "AbortAndFatal", "fatal"));
+        assertEquals(org.jmpi.ErrorClass.ERR_RANK.code(), run.exitCode(), run.all());
+        assertTrue(run.stderr().contains("ERR_RANK") && run.stderr().contains("invalid destination rank 8"), run.all());
     }
 
     private static Set<String> jobFiles() throws IOException
