@@ -25,14 +25,18 @@ def load(name):
     rows = {}
     for line in open(f"{out}/{name}"):
         if line.startswith("#") or not line.strip(): continue
-        size, lat, bw = line.split()
-        rows[int(size)] = float(lat)
+        size, mean, bw, median = line.split()
+        rows[int(size)] = (float(mean), float(median))
     return rows
-print(f"{'size':>9} {'C Open MPI us':>14} {'jmpi us':>10} {'ratio':>7}   (per-round ratios)")
-sizes = sorted(load("c-1.txt"))
-for s in sizes:
-    c = [load(f"c-{r}.txt")[s] for r in range(1, rounds + 1)]
-    j = [load(f"jmpi-{r}.txt")[s] for r in range(1, rounds + 1)]
-    ratios = [jj / cc for jj, cc in zip(j, c)]
-    print(f"{s:>9} {statistics.median(c):>14.2f} {statistics.median(j):>10.2f} {statistics.median(ratios):>7.2f}   " + " ".join(f"{x:.2f}" for x in ratios))
+c = [load(f"c-{r}.txt") for r in range(1, rounds + 1)]
+j = [load(f"jmpi-{r}.txt") for r in range(1, rounds + 1)]
+print("one-way latency in us, medians over rounds; ratio = jmpi / C, per round, then the median of those")
+print(f"{'size':>9} | {'C mean':>8} {'jmpi mean':>9} {'ratio':>6} | {'C median':>8} {'jmpi median':>11} {'ratio':>6} | per-round median ratios")
+for s in sorted(c[0]):
+    mean_ratios = [jj[s][0] / cc[s][0] for jj, cc in zip(j, c)]
+    median_ratios = [jj[s][1] / cc[s][1] for jj, cc in zip(j, c)]
+    print(f"{s:>9} | {statistics.median(x[s][0] for x in c):>8.2f} {statistics.median(x[s][0] for x in j):>9.2f} "
+          f"{statistics.median(mean_ratios):>6.2f} | {statistics.median(x[s][1] for x in c):>8.2f} "
+          f"{statistics.median(x[s][1] for x in j):>11.2f} {statistics.median(median_ratios):>6.2f} | "
+          + " ".join(f"{x:.2f}" for x in median_ratios))
 PY
