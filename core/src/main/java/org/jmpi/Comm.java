@@ -4,6 +4,8 @@ import java.util.function.Supplier;
 
 import org.jmpi.internal.coll.Collectives;
 import org.jmpi.internal.coll.PersistentCollRequest;
+import org.jmpi.internal.coll.Reductions;
+import org.jmpi.internal.comm.Attributes;
 import org.jmpi.internal.comm.Communicators;
 import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.PointToPoint;
@@ -60,6 +62,12 @@ public class Comm
     public static final int SIMILAR = 2;
     /** Different members. */
     public static final int UNEQUAL = 3;
+    /** {@link #topology()}: a Cartesian topology ({@link CartComm}), MPI_CART. */
+    public static final int CART = 1;
+    /** {@link #topology()}: a graph topology ({@link GraphComm}), MPI_GRAPH. */
+    public static final int GRAPH = 2;
+    /** {@link #topology()}: a distributed graph topology ({@link DistGraphComm}), MPI_DIST_GRAPH. */
+    public static final int DIST_GRAPH = 3;
     /** {@link #splitType} type: ranks that share memory (MPI_COMM_TYPE_SHARED), here the ranks of one node. */
     public static final int TYPE_SHARED = 1;
 
@@ -478,37 +486,37 @@ public class Comm
     /** MPI_Reduce: combines every rank's {@code count} items with {@code op} (in rank order) into the root's receive buffer (ignored elsewhere). IN_PLACE as send buffer at the root: its input is taken from the receive buffer. Binomial tree. */
     public void reduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
     {
-        run(() -> Collectives.reduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
+        run(() -> Reductions.reduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
     }
 
     /** MPI_Ireduce: nonblocking reduce; the buffers must not be touched until the request completes. */
     public Request ireduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
     {
-        return begin(() -> Collectives.reduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
+        return begin(() -> Reductions.reduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
     }
 
     /** MPI_Reduce_init (MPI-4): a persistent reduce; arguments are checked and the schedule built once, each start() runs it. */
     public Request reduceInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
     {
-        return persistent(() -> Collectives.reduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
+        return persistent(() -> Reductions.reduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
     }
 
     /** MPI_Allreduce: as reduce, with the result on every rank. IN_PLACE as send buffer: input from the receive buffer. Recursive doubling for small messages, Rabenseifner for large. */
     public void allreduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
     {
-        run(() -> Collectives.allreduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+        run(() -> Reductions.allreduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
     }
 
     /** MPI_Iallreduce: nonblocking allreduce; the buffers must not be touched until the request completes. */
     public Request iallreduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
     {
-        return begin(() -> Collectives.allreduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+        return begin(() -> Reductions.allreduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
     }
 
     /** MPI_Allreduce_init (MPI-4): a persistent allreduce; arguments are checked and the schedule built once, each start() runs it. */
     public Request allreduceInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
     {
-        return persistent(() -> Collectives.allreduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+        return persistent(() -> Reductions.allreduce(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
     }
 
     /** MPI_Gather: the root receives rank i's block at {@code i * recvCount} items of {@code recvType}. IN_PLACE as send buffer at the root: its block is already in place. */
@@ -676,80 +684,80 @@ public class Comm
     /** MPI_Reduce_scatter_block: reduces {@code size * recvCount} items and leaves block i on rank i. IN_PLACE as send buffer: the input is the receive buffer's first {@code size * recvCount} items. */
     public void reduceScatterBlock(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype type, final Op op)
     {
-        run(() -> Collectives.reduceScatterBlock(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
+        run(() -> Reductions.reduceScatterBlock(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
     }
 
     /** MPI_Ireduce_scatter_block: nonblocking reduceScatterBlock; the buffers must not be touched until the request completes. */
     public Request ireduceScatterBlock(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype type, final Op op)
     {
-        return begin(() -> Collectives.reduceScatterBlock(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
+        return begin(() -> Reductions.reduceScatterBlock(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
     }
 
     /** MPI_Reduce_scatter_block_init (MPI-4): a persistent reduceScatterBlock; arguments are checked and the schedule built once, each start() runs it. */
     public Request reduceScatterBlockInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype type, final Op op)
     {
-        return persistent(() -> Collectives.reduceScatterBlock(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
+        return persistent(() -> Reductions.reduceScatterBlock(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
     }
 
     /** MPI_Reduce_scatter: as reduceScatterBlock with per-rank counts. */
     public void reduceScatter(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int[] recvCounts, final Datatype type, final Op op)
     {
-        run(() -> Collectives.reduceScatter(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
+        run(() -> Reductions.reduceScatter(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
     }
 
     /** MPI_Ireduce_scatter: nonblocking reduceScatter; the buffers must not be touched until the request completes. */
     public Request ireduceScatter(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int[] recvCounts, final Datatype type, final Op op)
     {
-        return begin(() -> Collectives.reduceScatter(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
+        return begin(() -> Reductions.reduceScatter(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
     }
 
     /** MPI_Reduce_scatter_init (MPI-4): a persistent reduceScatter; arguments are checked and the schedule built once, each start() runs it. */
     public Request reduceScatterInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int[] recvCounts, final Datatype type, final Op op)
     {
-        return persistent(() -> Collectives.reduceScatter(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
+        return persistent(() -> Reductions.reduceScatter(state, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
     }
 
     /** MPI_Scan: rank i receives the reduction of ranks 0..i. IN_PLACE as send buffer: input from the receive buffer. Recursive doubling. */
     public void scan(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
     {
-        run(() -> Collectives.scan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+        run(() -> Reductions.scan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
     }
 
     /** MPI_Iscan: nonblocking scan; the buffers must not be touched until the request completes. */
     public Request iscan(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
     {
-        return begin(() -> Collectives.scan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+        return begin(() -> Reductions.scan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
     }
 
     /** MPI_Scan_init (MPI-4): a persistent scan; arguments are checked and the schedule built once, each start() runs it. */
     public Request scanInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
     {
-        return persistent(() -> Collectives.scan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+        return persistent(() -> Reductions.scan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
     }
 
     /** MPI_Exscan: rank i &gt; 0 receives the reduction of ranks 0..i-1; rank 0's receive buffer is left untouched. IN_PLACE as send buffer: input from the receive buffer. */
     public void exscan(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
     {
-        run(() -> Collectives.exscan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+        run(() -> Reductions.exscan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
     }
 
     /** MPI_Iexscan: nonblocking exscan; the buffers must not be touched until the request completes. */
     public Request iexscan(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
     {
-        return begin(() -> Collectives.exscan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+        return begin(() -> Reductions.exscan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
     }
 
     /** MPI_Exscan_init (MPI-4): a persistent exscan; arguments are checked and the schedule built once, each start() runs it. */
     public Request exscanInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
     {
-        return persistent(() -> Collectives.exscan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+        return persistent(() -> Reductions.exscan(state, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
     }
 
     /** MPI_Reduce_local: {@code inout = in op inout} on this rank, no communication. */
     public static void reduceLocal(final Object inBuf, final int inOffset, final Object inoutBuf, final int inoutOffset, final int count,
         final Datatype type, final Op op)
     {
-        Collectives.reduceLocal(inBuf, inOffset, inoutBuf, inoutOffset, count, type, op);
+        Reductions.reduceLocal(inBuf, inOffset, inoutBuf, inoutOffset, count, type, op);
     }
 
     // ============================================================================================
@@ -781,7 +789,35 @@ public class Comm
         checkNotFreed("dup");
         try
         {
-            return wrap(Communicators.dup(state));
+            final Comm copy = wrap(Communicators.dup(state));
+            Attributes.of(state).copyTo(this, copy);
+            return copy;
+        }
+        catch (final MpiException ex)
+        {
+            throw state.handle(ex);
+        }
+    }
+
+    /**
+     * MPI_Comm_idup: a nonblocking {@link #dup()}. {@code newComm[0]} is set to the new communicator when the
+     * returned request completes (not before); attributes are copied then. Collective.
+     */
+    public Request idup(final Comm[] newComm)
+    {
+        checkNotFreed("idup");
+        if (newComm == null || newComm.length < 1)
+        {
+            throw state.handle(new MpiException(ErrorClass.ERR_ARG, "idup: need an array of at least one element for the new communicator"));
+        }
+        try
+        {
+            return org.jmpi.internal.comm.IdupRequest.start(state, created ->
+            {
+                final Comm copy = new Comm(created);
+                Attributes.of(state).copyTo(this, copy);
+                newComm[0] = copy;
+            });
         }
         catch (final MpiException ex)
         {
@@ -891,13 +927,239 @@ public class Comm
         {
             throw state.handle(new MpiException(ErrorClass.ERR_COMM, "free: " + state.name() + " cannot be freed"));
         }
+        Attributes.of(state).deleteAll(this);
         org.jmpi.internal.coll.CollContext.free(state);
+    }
+
+    /** MPI_Comm_set_attr: caches {@code value} under {@code key} (the old value goes to the key's delete callback). */
+    public void setAttr(final Keyval key, final Object value)
+    {
+        try
+        {
+            Attributes.of(state).set(this, key, value);
+        }
+        catch (final MpiException ex)
+        {
+            throw state.handle(ex);
+        }
+    }
+
+    /** MPI_Comm_get_attr: the cached value, or {@code null}; predefined keys ({@link Keyval#TAG_UB}...) answer on every communicator. */
+    public Object getAttr(final Keyval key)
+    {
+        try
+        {
+            return Attributes.of(state).get(key);
+        }
+        catch (final MpiException ex)
+        {
+            throw state.handle(ex);
+        }
+    }
+
+    /** MPI_Comm_delete_attr: removes the value and passes it to the key's delete callback. */
+    public void deleteAttr(final Keyval key)
+    {
+        try
+        {
+            Attributes.of(state).delete(this, key);
+        }
+        catch (final MpiException ex)
+        {
+            throw state.handle(ex);
+        }
+    }
+
+    /** MPI_Comm_set_info: stores the hints (jmpi acts on none yet); copied by {@link #dup()}. */
+    public void setInfo(final Info info)
+    {
+        Attributes.of(state).info(info);
+    }
+
+    /** MPI_Comm_get_info: a copy of the hints in use. */
+    public Info getInfo()
+    {
+        return Attributes.of(state).info();
     }
 
     /** Whether {@link #free()} was called on this communicator. */
     public boolean isFreed()
     {
         return org.jmpi.internal.coll.CollContext.of(state).freed();
+    }
+
+    // ============================================================================================
+    // Topologies (issue 4)
+    // ============================================================================================
+
+    /** MPI_Topo_test: {@link #CART}, {@link #GRAPH}, {@link #DIST_GRAPH}, or {@link #UNDEFINED} for none. */
+    public int topology()
+    {
+        return UNDEFINED;
+    }
+
+    /** {sources, destinations, send posting order or null} of the neighbour collectives; ERR_TOPOLOGY without a topology. */
+    int[][] neighbours()
+    {
+        throw new MpiException(ErrorClass.ERR_TOPOLOGY, "neighbour collective on " + state.name() + ", which has no topology");
+    }
+
+    private int[][] neighboursChecked()
+    {
+        try
+        {
+            return neighbours();
+        }
+        catch (final MpiException ex)
+        {
+            throw state.handle(ex);
+        }
+    }
+
+    /**
+     * MPI_Cart_create: a Cartesian grid of {@code dims} over the first prod(dims) ranks (the others get
+     * {@code null}). {@code reorder} is accepted and ignored (jmpi keeps rank order). Collective.
+     */
+    public CartComm cartCreate(final int[] dims, final boolean[] periods, final boolean reorder)
+    {
+        if (dims == null || periods == null || dims.length != periods.length)
+        {
+            throw state.handle(new MpiException(ErrorClass.ERR_ARG, "cartCreate: dims and periods must have the same length"));
+        }
+        long cells = 1;
+        for (final int d : dims)
+        {
+            if (d <= 0)
+            {
+                throw state.handle(new MpiException(ErrorClass.ERR_DIMS, "cartCreate: dimension " + d + " must be > 0 in " +
+                    java.util.Arrays.toString(dims)));
+            }
+            cells *= d;
+        }
+        if (cells > size())
+        {
+            throw state.handle(new MpiException(ErrorClass.ERR_DIMS, "cartCreate: grid of " + cells + " cells exceeds the " + size() +
+                " ranks of " + name()));
+        }
+        final Comm part = split(rank() < cells ? 0 : UNDEFINED, rank());
+        return part == null ? null : new CartComm(part.state, dims, periods);
+    }
+
+    /**
+     * MPI_Graph_create: node i's neighbours are {@code edges[index[i-1] .. index[i])}; ranks at or beyond
+     * {@code index.length} get {@code null}. {@code reorder} is ignored. Collective.
+     */
+    public GraphComm graphCreate(final int[] index, final int[] edges, final boolean reorder)
+    {
+        if (index == null || edges == null || index.length > size())
+        {
+            throw state.handle(new MpiException(ErrorClass.ERR_ARG, "graphCreate: need index (at most " + size() + " nodes) and edges"));
+        }
+        for (int i = 0; i < index.length; i++)
+        {
+            if (index[i] < (i == 0 ? 0 : index[i - 1]) || index[i] > edges.length)
+            {
+                throw state.handle(new MpiException(ErrorClass.ERR_ARG, "graphCreate: index must be non-decreasing and within edges"));
+            }
+        }
+        for (final int e : edges)
+        {
+            if (e < 0 || e >= index.length)
+            {
+                throw state.handle(new MpiException(ErrorClass.ERR_TOPOLOGY, "graphCreate: edge to " + e + " outside 0.." + (index.length - 1)));
+            }
+        }
+        final Comm part = split(rank() < index.length ? 0 : UNDEFINED, rank());
+        return part == null ? null : new GraphComm(part.state, index, edges);
+    }
+
+    /**
+     * MPI_Dist_graph_create_adjacent: this rank receives from {@code sources} and sends to
+     * {@code destinations} (ranks of this communicator). Weights are not taken; {@code reorder} is ignored.
+     * Collective.
+     */
+    public DistGraphComm distGraphCreateAdjacent(final int[] sources, final int[] destinations, final boolean reorder)
+    {
+        if (sources == null || destinations == null)
+        {
+            throw state.handle(new MpiException(ErrorClass.ERR_ARG, "distGraphCreateAdjacent: sources and destinations must not be null"));
+        }
+        for (final int r : sources)
+        {
+            if (r < 0 || r >= size())
+            {
+                throw state.handle(new MpiException(ErrorClass.ERR_RANK, "distGraphCreateAdjacent: invalid source " + r));
+            }
+        }
+        for (final int r : destinations)
+        {
+            if (r < 0 || r >= size())
+            {
+                throw state.handle(new MpiException(ErrorClass.ERR_RANK, "distGraphCreateAdjacent: invalid destination " + r));
+            }
+        }
+        return new DistGraphComm(dup().state, sources, destinations);
+    }
+
+    /**
+     * MPI_Neighbor_allgather: receive block i ({@code recvCount} items at {@code i * recvCount}) from this
+     * rank's i-th source neighbour; send the send buffer to every destination neighbour. ERR_TOPOLOGY
+     * without a topology.
+     */
+    public void neighborAllgather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        final int[][] n = neighboursChecked();
+        run(() -> Collectives.neighborAllgather(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset,
+            recvCount, recvType));
+    }
+
+    /** MPI_Ineighbor_allgather. */
+    public Request ineighborAllgather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        final int[][] n = neighboursChecked();
+        return begin(() -> Collectives.neighborAllgather(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf,
+            recvOffset, recvCount, recvType));
+    }
+
+    /**
+     * MPI_Neighbor_alltoall: send block j ({@code sendCount} items at {@code j * sendCount}) to the j-th
+     * destination neighbour, receive block i from the i-th source neighbour.
+     */
+    public void neighborAlltoall(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        final int[][] n = neighboursChecked();
+        run(() -> Collectives.neighborAlltoall(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset,
+            recvCount, recvType));
+    }
+
+    /** MPI_Ineighbor_alltoall. */
+    public Request ineighborAlltoall(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        final int[][] n = neighboursChecked();
+        return begin(() -> Collectives.neighborAlltoall(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf,
+            recvOffset, recvCount, recvType));
+    }
+
+    /** MPI_Neighbor_allgather_init (MPI-4): a persistent neighbour allgather. */
+    public Request neighborAllgatherInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        final int[][] n = neighboursChecked();
+        return persistent(() -> Collectives.neighborAllgather(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf,
+            recvOffset, recvCount, recvType));
+    }
+
+    /** MPI_Neighbor_alltoall_init (MPI-4): a persistent neighbour alltoall. */
+    public Request neighborAlltoallInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        final int[][] n = neighboursChecked();
+        return persistent(() -> Collectives.neighborAlltoall(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf,
+            recvOffset, recvCount, recvType));
     }
 
     /** MPI_Abort: stops every rank of the job with {@code code} as exit code. Does not return. */

@@ -695,6 +695,59 @@ class CollectivesTest
         });
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 5, 8})
+    void shouldReduceAndMoveNioBuffersOfEitherByteOrder(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int rank = world.rank();
+            final int count = 513;
+            // Direct, big-endian doubles in; heap, little-endian doubles out.
+            final java.nio.DoubleBuffer in = ByteBuffer.allocateDirect(8 * count).order(ByteOrder.BIG_ENDIAN).asDoubleBuffer();
+            for (int i = 0; i < count; i++)
+            {
+                in.put(i, value(rank, i));
+            }
+            final java.nio.DoubleBuffer out = ByteBuffer.allocate(8 * count).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer();
+            world.allreduce(in, 0, out, 0, count, Datatype.DOUBLE, Op.SUM);
+            for (int i = 0; i < count; i++)
+            {
+                double sum = 0;
+                for (int r = 0; r < size; r++)
+                {
+                    sum += value(r, i);
+                }
+                assertEquals(sum, out.get(i), "element " + i);
+            }
+            // A struct {int, double} on a big-endian ByteBuffer, gathered with a strided receive type.
+            final Datatype pair = Datatype.struct(new int[] {1, 1}, new long[] {0, 8}, new Datatype[] {Datatype.INT, Datatype.DOUBLE}).commit();
+            final ByteBuffer mine = ByteBuffer.allocate(16).order(ByteOrder.BIG_ENDIAN);
+            mine.putInt(0, rank).putDouble(8, rank * 0.5);
+            final ByteBuffer all = ByteBuffer.allocateDirect(32 * size).order(ByteOrder.BIG_ENDIAN);
+            final Datatype spaced = Datatype.resized(pair, 0, 32).commit();
+            world.allgather(mine, 0, 1, pair, all, 0, 1, spaced);
+            for (int r = 0; r < size; r++)
+            {
+                assertEquals(r, all.getInt(32 * r));
+                assertEquals(r * 0.5, all.getDouble(32 * r + 8));
+            }
+            // The same struct reduced by a user op that adds both fields.
+            final Op addBoth = Op.create((a, b, n, type) ->
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    b.putInt(12 * i, a.getInt(12 * i) + b.getInt(12 * i));
+                    b.putDouble(12 * i + 4, a.getDouble(12 * i + 4) + b.getDouble(12 * i + 4));
+                }
+            }, true);
+            final ByteBuffer total = ByteBuffer.allocate(16).order(ByteOrder.BIG_ENDIAN);
+            world.allreduce(mine, 0, total, 0, 1, pair, addBoth);
+            assertEquals(size * (size - 1) / 2, total.getInt(0));
+            assertEquals(size * (size - 1) / 4.0, total.getDouble(8));
+        });
+    }
+
     @Test
     void shouldReduceLocally()
     {
@@ -761,6 +814,9 @@ class CollectivesTest
                 () -> world.bcast(data, 0, 4, Datatype.INT, rank == 0 ? 1 : 0));
             assertEquals(ErrorClass.ERR_OTHER, ex.errorClass());
             assertTrue(ex.getMessage().contains("mismatch"), ex.getMessage());
+            final MpiException counts = assertThrows(MpiException.class,
+                () -> world.allreduce(data, 0, data, 0, rank == 0 ? 4 : 3, Datatype.INT, Op.SUM));
+            assertEquals(ErrorClass.ERR_OTHER, counts.errorClass());
             world.barrier();
         });
     }

@@ -155,6 +155,41 @@ class JmpirunIT
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"2", "4", "4:bcast.algorithm=scatter_allgather,allreduce.algorithm=rabenseifner,alltoall.algorithm=bruck",
+        "3:allreduce.algorithm=ring,allgather.algorithm=recursive_doubling,alltoall.algorithm=pairwise,reduce_scatter.algorithm=ring"})
+    void shouldComputeEveryCollectiveAcrossJvms(final String spec) throws Exception
+    {
+        final String[] parts = spec.split(":");
+        final List<String> args = new ArrayList<>();
+        if (parts.length > 1)
+        {
+            for (final String param : parts[1].split(","))
+            {
+                args.add("--param");
+                args.add("coll." + param);
+            }
+        }
+        args.addAll(List.of("-np", parts[0], "--timeout", "150", "-cp", CLASSES, "org.jmpi.examples.coll.CollectiveSelfCheck"));
+        final Run run = jmpirun("coll-jvms-" + spec.replaceAll("[^A-Za-z0-9]+", "_"), 170, args.toArray(new String[0]));
+        assertOk(run);
+        assertTrue(run.stdout().contains("collectives OK (" + parts[0] + " ranks)"), run.all());
+    }
+
+    @Test
+    void shouldExchangeEveryDdtBenchPatternBetweenJvms() throws Exception
+    {
+        final Run run = jmpirun("ddt-jvms-2", 150, "-np", "2", "--timeout", "120", "-cp", CLASSES, "org.jmpi.examples.ddt.DdtExchange");
+        assertOk(run);
+        for (final String pattern : new String[] {"WRF_x_vec", "WRF_y_vec", "WRF_x_sa", "WRF_y_sa", "MILC_su3_zd", "NAS_MG_x",
+            "NAS_MG_y", "NAS_MG_z", "NAS_LU_x", "NAS_LU_y", "FFT", "SPECFEM3D_mt", "LAMMPS_full", "LAMMPS_atomic",
+            "SPECFEM3D_oc", "SPECFEM3D_cm"})
+        {
+            assertTrue(run.stdout().contains("ddt: " + pattern + " ok"), pattern + " in\n" + run.all());
+        }
+        assertTrue(run.stdout().contains("ddt: rank 0 ok") && run.stdout().contains("ddt: rank 1 ok"), run.all());
+    }
+
+    @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void shouldEndTheJobWithTheAbortCode(final boolean threads) throws Exception
     {

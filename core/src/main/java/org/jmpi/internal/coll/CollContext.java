@@ -1,5 +1,6 @@
 package org.jmpi.internal.coll;
 
+import java.lang.ref.WeakReference;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,14 +25,18 @@ public final class CollContext
     static final int SPECIAL_TAG = 1 << 29;
 
     private static final Map<CommState, CollContext> CONTEXTS = new WeakHashMap<>();
+    /** The calling thread's last lookup: most threads call collectives on one communicator, without taking the lock. */
+    private static final ThreadLocal<CollContext> LAST = new ThreadLocal<>();
 
+    private final WeakReference<CommState> owner;
     final CollParams params;
     private final AtomicInteger sequence = new AtomicInteger();
     private final int fixedTag;
     private volatile boolean freed;
 
-    private CollContext(final CollParams params, final int fixedTag)
+    private CollContext(final CommState owner, final CollParams params, final int fixedTag)
     {
+        this.owner = new WeakReference<>(owner);
         this.params = params;
         this.fixedTag = fixedTag;
     }
@@ -39,10 +44,18 @@ public final class CollContext
     /** The context of {@code c}, made on first use. */
     public static CollContext of(final CommState c)
     {
+        final CollContext last = LAST.get();
+        if (last != null && last.owner.get() == c)
+        {
+            return last;
+        }
+        final CollContext found;
         synchronized (CONTEXTS)
         {
-            return CONTEXTS.computeIfAbsent(c, k -> new CollContext(CollParams.current(), -1));
+            found = CONTEXTS.computeIfAbsent(c, k -> new CollContext(k, CollParams.current(), -1));
         }
+        LAST.set(found);
+        return found;
     }
 
     /**
@@ -53,7 +66,7 @@ public final class CollContext
     {
         synchronized (CONTEXTS)
         {
-            CONTEXTS.put(c, new CollContext(CollParams.current(), SPECIAL_TAG + Math.floorMod(userTag, SPECIAL_TAG)));
+            CONTEXTS.put(c, new CollContext(c, CollParams.current(), SPECIAL_TAG + Math.floorMod(userTag, SPECIAL_TAG)));
         }
     }
 

@@ -14,7 +14,10 @@ import org.jmpi.spi.Params;
  * The collectives' parameters: algorithm choices (forcing one is for tests and benchmarks) and the
  * message-size switch points. The switch points are MPICH's defaults (MPIR_CVAR_BCAST_SHORT_MSG_SIZE,
  * MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE, MPIR_CVAR_ALLTOALL_SHORT_MSG_SIZE); they have not yet been
- * re-measured for jmpi (bench/ coll harness, to do).
+ * re-measured for jmpi: bench/coll/OsuCollective is the harness for it, but the only machine so far (2
+ * shared cores, load 8) gives no usable timings.
+ *
+ * <p>Immutable once read; any thread.
  */
 public final class CollParams
 {
@@ -35,7 +38,7 @@ public final class CollParams
     public static final ParamSpec REDUCE_SCATTER_ALGORITHM = new ParamSpec("jmpi.coll.reduce_scatter.algorithm", "auto", "name",
         "Reduce_scatter(_block) algorithm: auto, ring (commutative ops), reduce_scatterv (reduce to rank 0, then scatterv).");
     public static final ParamSpec CHECK = new ParamSpec("jmpi.coll.check", "false", "boolean",
-        "Before every collective, check that all ranks called the same collective with the same root (one extra allreduce): a mismatch is ERR_OTHER on every rank instead of a hang or wrong data.");
+        "Before every collective, check that all ranks called the same collective with the same root and message size (one extra allreduce): a mismatch is ERR_OTHER on every rank instead of a hang or wrong data.");
 
     /** Every collective parameter, for the registry and docs/parameters.md. */
     public static final List<ParamSpec> ALL = List.of(BCAST_ALGORITHM, BCAST_SHORT, ALLREDUCE_ALGORITHM, ALLREDUCE_SHORT,

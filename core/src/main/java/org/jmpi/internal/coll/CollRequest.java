@@ -89,6 +89,12 @@ public final class CollRequest extends RequestImpl implements Protocol.Activity
                     {
                         local.run();
                     }
+                    catch (final Schedule.Stop stop)
+                    {
+                        fail(stop.error);
+                        complete(OK, failure);
+                        return true;
+                    }
                     catch (final RuntimeException ex)
                     {
                         fail(ex);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.jmpi.Datatype;
+import org.jmpi.MpiException;
 
 /**
  * A collective operation as data: rounds of transfers and local steps, built once by an algorithm and
@@ -23,6 +24,23 @@ import org.jmpi.Datatype;
  */
 public final class Schedule
 {
+    /**
+     * Thrown by a local step to end the schedule at once (not merely record a failure and go on): only for
+     * failures every rank detects alike, such as the mismatch check, so that no peer is left waiting.
+     */
+    static final class Stop extends RuntimeException
+    {
+        private static final long serialVersionUID = 1L;
+
+        final MpiException error;
+
+        Stop(final MpiException error)
+        {
+            super(error.getMessage(), null, false, false);
+            this.error = error;
+        }
+    }
+
     /** One send or receive of a round. */
     record Transfer(boolean send, int peer, Object buf, int offset, int count, Datatype type, long expectedBytes)
     {

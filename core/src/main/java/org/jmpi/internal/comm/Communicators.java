@@ -15,6 +15,7 @@ import org.jmpi.MpiException;
 import org.jmpi.Op;
 import org.jmpi.internal.coll.CollContext;
 import org.jmpi.internal.coll.Collectives;
+import org.jmpi.internal.coll.Reductions;
 import org.jmpi.internal.pt2pt.CommState;
 
 /**
@@ -36,7 +37,7 @@ public final class Communicators
     {
         final int[] id = {c.nextContextId()};
         final int[] max = new int[1];
-        Collectives.allreduce(c, id, 0, max, 0, 1, Datatype.INT, Op.MAX).start().await();
+        Reductions.allreduce(c, id, 0, max, 0, 1, Datatype.INT, Op.MAX).start().await();
         c.reserveContextIds(max[0] + 2);
         return max[0];
     }

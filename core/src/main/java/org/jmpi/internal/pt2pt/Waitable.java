@@ -3,8 +3,8 @@ package org.jmpi.internal.pt2pt;
 import org.jmpi.Status;
 import org.jmpi.internal.engine.ProgressEngine;
 
-/** What the wait/test helpers need of a request, persistent or not. */
-interface Waitable
+/** What the wait/test helpers need of a request, persistent or not. Every jmpi request implements it. */
+public interface Waitable
 {
     /** Not yet reported by a wait or test (MPI: not MPI_REQUEST_NULL / not inactive). */
     boolean active();

@@ -14,10 +14,11 @@ public final class ParamRegistry
     {
     }
 
-    /** The core's parameters, then each transport provider's, in provider order. */
+    /** The core's parameters, the collectives', then each transport provider's, in provider order. */
     public static List<ParamSpec> all()
     {
         final List<ParamSpec> all = new ArrayList<>(CoreParams.ALL);
+        all.addAll(org.jmpi.internal.coll.CollParams.ALL);
         for (final TransportProvider provider : ServiceLoader.load(TransportProvider.class))
         {
             all.addAll(provider.params());

@@ -1,0 +1,100 @@
+package org.jmpi.coll;
+
+import org.jmpi.Comm;
+import org.jmpi.Datatype;
+import org.jmpi.Intercomm;
+import org.jmpi.Op;
+import org.jmpi.Ranks;
+import org.jmpi.Status;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Intercommunicators: create from a split world, point-to-point across, merge. */
+@Timeout(60)
+class IntercommTest
+{
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4, 5, 8})
+    void shouldTalkAcrossAndMerge(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int rank = world.rank();
+            // Group A: even world ranks, group B: odd ones. Leaders: world 0 and world 1.
+            final boolean inA = rank % 2 == 0;
+            final Comm half = world.split(inA ? 0 : 1, rank);
+            final Intercomm inter = Intercomm.create(half, 0, world, inA ? 1 : 0, 99);
+            final int aSize = (size + 1) / 2;
+            final int bSize = size / 2;
+            assertEquals(inA ? aSize : bSize, inter.size());
+            assertEquals(inA ? bSize : aSize, inter.remoteSize());
+            assertEquals(rank / 2, inter.rank());
+            // Each rank of A sends its world rank to remote rank (local rank mod remote size).
+            if (inA)
+            {
+                inter.send(new int[] {rank}, 0, 1, Datatype.INT, inter.rank() % bSize, 5);
+            }
+            else
+            {
+                for (int a = 0; a < aSize; a++)
+                {
+                    if (a % bSize == inter.rank())
+                    {
+                        final int[] got = new int[1];
+                        final Status st = inter.recv(got, 0, 1, Datatype.INT, a, 5);
+                        assertEquals(2 * a, got[0]);
+                        assertEquals(a, st.source());
+                    }
+                }
+            }
+            // Collectives across the groups.
+            inter.barrier();
+            final long[] msg = new long[3];
+            if (inA)
+            {
+                if (inter.rank() == 0)
+                {
+                    msg[0] = 11;
+                    msg[2] = 33;
+                }
+                inter.bcast(msg, 0, 3, Datatype.LONG, inter.rank() == 0 ? Intercomm.ROOT : Comm.PROC_NULL);
+            }
+            else
+            {
+                inter.bcast(msg, 0, 3, Datatype.LONG, 0);
+                assertEquals(11, msg[0]);
+                assertEquals(33, msg[2]);
+            }
+            final int[] otherSum = new int[1];
+            inter.allreduce(new int[] {rank}, 0, otherSum, 0, 1, Datatype.INT, Op.SUM);
+            int evens = 0;
+            int odds = 0;
+            for (int r = 0; r < size; r++)
+            {
+                evens += r % 2 == 0 ? r : 0;
+                odds += r % 2 == 1 ? r : 0;
+            }
+            assertEquals(inA ? odds : evens, otherSum[0], "each group gets the other group's reduction");
+            // Merge with B low: B's ranks come first.
+            final Comm merged = inter.merge(inA);
+            assertEquals(size, merged.size());
+            assertEquals(inA ? bSize + rank / 2 : rank / 2, merged.rank());
+            final int[] sum = new int[1];
+            merged.allreduce(new int[] {rank}, 0, sum, 0, 1, Datatype.INT, Op.SUM);
+            assertEquals(size * (size - 1) / 2, sum[0]);
+            final int[] order = new int[size];
+            merged.allgather(new int[] {rank}, 0, 1, Datatype.INT, order, 0, 1, Datatype.INT);
+            for (int i = 0; i < bSize; i++)
+            {
+                assertEquals(2 * i + 1, order[i]);
+            }
+            for (int i = 0; i < aSize; i++)
+            {
+                assertEquals(2 * i, order[bSize + i]);
+            }
+        });
+    }
+}
