@@ -7,7 +7,8 @@ import org.jmpi.Status;
 
 /**
  * The demo: a token passed around a ring of all ranks, then a ping-pong between ranks 0 and 1 over a
- * few sizes. Run with {@code bin/jmpirun -np 4 -cp examples/target/classes org.jmpi.examples.Demo}.
+ * few sizes. The ping-pong times are indicative only (short runs, freshly started JVMs, and the other
+ * ranks share the cores); bench/ measures latency properly. Run with {@code bin/jmpirun -np 4 -cp examples/target/classes org.jmpi.examples.Demo}.
  * Exits with 1 if any value arrives wrong.
  */
 public final class Demo
@@ -50,10 +51,15 @@ public final class Demo
                 for (final int bytes : new int[] {8, 4096, 65536, 1 << 20})
                 {
                     final byte[] buf = new byte[bytes];
-                    final int iterations = bytes >= (1 << 20) ? 20 : 200;
-                    final double start = Mpi.wtime();
-                    for (int i = 0; i < iterations; i++)
+                    final int iterations = bytes >= (1 << 20) ? 50 : 2000;
+                    final int warmup = iterations / 2;
+                    double start = 0;
+                    for (int i = 0; i < warmup + iterations; i++)
                     {
+                        if (i == warmup)
+                        {
+                            start = Mpi.wtime();
+                        }
                         if (rank == 0)
                         {
                             buf[bytes - 1] = (byte)i;
@@ -71,7 +77,8 @@ public final class Demo
                     if (rank == 0)
                     {
                         final double oneWayUs = (Mpi.wtime() - start) / (2.0 * iterations) * 1e6;
-                        System.out.printf("ping-pong %8d bytes: %10.2f us one-way (ok)%n", bytes, oneWayUs);
+                        System.out.printf("ping-pong %8d bytes: %10.2f us one-way, mean of %d after %d warm-up (ok)%n",
+                            bytes, oneWayUs, iterations, warmup);
                     }
                 }
             }
