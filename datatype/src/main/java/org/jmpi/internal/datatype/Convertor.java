@@ -177,8 +177,8 @@ public final class Convertor
             return;
         }
         final Datatype basic = type.basicType();
-        final int elementCode = BasicType.valueOf(view.elementType().name()).code();
-        if (basic == null || BasicType.valueOf(basic.name()).arrayElementCode() != elementCode)
+        final int elementCode = BasicType.of(view.elementType()).code();
+        if (basic == null || BasicType.of(basic).arrayElementCode() != elementCode)
         {
             throw new MpiException(ErrorClass.ERR_TYPE, "type " + type.name() + " (basic type " +
                 (basic == null ? "mixed" : basic.name()) + ") does not suit a " + view.buffer().getClass().getSimpleName() +
