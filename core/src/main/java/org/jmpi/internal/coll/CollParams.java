@@ -37,12 +37,17 @@ public final class CollParams
         "auto alltoall: Bruck for blocks up to this size on 8 or more ranks; else linear up to 32 KiB blocks, pairwise above.");
     public static final ParamSpec REDUCE_SCATTER_ALGORITHM = new ParamSpec("jmpi.coll.reduce_scatter.algorithm", "auto", "name",
         "Reduce_scatter(_block) algorithm: auto, ring (commutative ops), reduce_scatterv (reduce to rank 0, then scatterv).");
+    public static final ParamSpec PERSISTENT_SCHEDULE = new ParamSpec("jmpi.coll.persistent.schedule", "auto", "name",
+        "Persistent bcast/allreduce on communicators whose ranks share one JVM: auto (put or get, whichever the calibrated cost model predicts faster), put, get, or p2p (the point-to-point schedules). Elsewhere always p2p.");
+    public static final ParamSpec PERSISTENT_CALIBRATION = new ParamSpec("jmpi.coll.persistent.calibration", "", "path",
+        "File of the put/get calibration (t_sync, t_put, t_get): loaded if it exists, else measured at first use and written there. Empty: measured once per job.");
     public static final ParamSpec CHECK = new ParamSpec("jmpi.coll.check", "false", "boolean",
         "Before every collective, check that all ranks called the same collective with the same root and message size (one extra allreduce): a mismatch is ERR_OTHER on every rank instead of a hang or wrong data.");
 
     /** Every collective parameter, for the registry and docs/parameters.md. */
     public static final List<ParamSpec> ALL = List.of(BCAST_ALGORITHM, BCAST_SHORT, ALLREDUCE_ALGORITHM, ALLREDUCE_SHORT,
-        ALLGATHER_ALGORITHM, ALLTOALL_ALGORITHM, ALLTOALL_SHORT, REDUCE_SCATTER_ALGORITHM, CHECK);
+        ALLGATHER_ALGORITHM, ALLTOALL_ALGORITHM, ALLTOALL_SHORT, REDUCE_SCATTER_ALGORITHM, CHECK,
+        PERSISTENT_SCHEDULE, PERSISTENT_CALIBRATION);
 
     private static final Params PROCESS = new Params(Map.of());
 
@@ -54,6 +59,8 @@ public final class CollParams
     final String alltoallAlgorithm;
     final long alltoallShort;
     final String reduceScatterAlgorithm;
+    final String persistentSchedule;
+    final String persistentCalibration;
     final boolean check;
 
     private CollParams(final Params p)
@@ -66,6 +73,8 @@ public final class CollParams
         alltoallAlgorithm = choice(p, ALLTOALL_ALGORITHM, "auto", "bruck", "pairwise", "linear");
         alltoallShort = p.getLong(ALLTOALL_SHORT);
         reduceScatterAlgorithm = choice(p, REDUCE_SCATTER_ALGORITHM, "auto", "ring", "reduce_scatterv");
+        persistentSchedule = choice(p, PERSISTENT_SCHEDULE, "auto", "put", "get", "p2p");
+        persistentCalibration = p.get(PERSISTENT_CALIBRATION);
         check = p.getBoolean(CHECK);
     }
 

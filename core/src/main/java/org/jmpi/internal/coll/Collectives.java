@@ -57,12 +57,49 @@ public final class Collectives
     }
 
     /** A schedule with its tag, ready to be started any number of times (persistent collectives). */
-    public record Plan(CommState comm, String call, Schedule schedule, int tag)
+    public record Plan(CommState comm, String call, Schedule schedule, int tag, DirectFactory direct)
     {
+        public Plan(final CommState comm, final String call, final Schedule schedule, final int tag)
+        {
+            this(comm, call, schedule, tag, null);
+        }
+
         public CollRequest start()
         {
             return new CollRequest(comm, call, schedule, tag).launch();
         }
+
+        /** This plan with a put/get alternative that a persistent request may use instead of the schedule. */
+        Plan withDirect(final DirectFactory factory)
+        {
+            return new Plan(comm, call, schedule, tag, factory);
+        }
+    }
+
+    /**
+     * Builds the put- or get-based form of a persistent call ({@link DirectPersistent}) for the plan's tag, or
+     * returns null to keep the point-to-point schedule. Only persistent requests call it (collectively, at init).
+     */
+    @FunctionalInterface
+    interface DirectFactory
+    {
+        DirectPersistent create(int tag);
+    }
+
+    /**
+     * The mode of a persistent {@code call} of {@code bytes} on {@code c}: null for the point-to-point schedule
+     * (forced, or ranks not sharing this heap), else put or get (forced, or the cost model's choice).
+     */
+    static DirectPersistent.Mode directMode(final CommState c, final String call, final long bytes)
+    {
+        final CollParams p = CollContext.of(c).params;
+        if (p.persistentSchedule.equals("p2p") || !DirectPersistent.sharedHeap())
+        {
+            return null;
+        }
+        final String chosen = p.persistentSchedule.equals("auto") ?
+            PersistentCostModel.choose(call, c.size(), bytes, PersistentCostModel.calibration(p.persistentCalibration)) : p.persistentSchedule;
+        return chosen.equals("put") ? DirectPersistent.Mode.PUT : DirectPersistent.Mode.GET;
     }
 
     /** Builds the plan of a call: a fresh tag and, with {@code jmpi.coll.check}, the mismatch check first. */
@@ -165,7 +202,11 @@ public final class Collectives
         {
             bcastScatterAllgather(s, c.rank(), c.size(), root, data, bytes);
         }
-        return plan(c, call, K_BCAST, root, bytes, s);
+        return plan(c, call, K_BCAST, root, bytes, s).withDirect(tag ->
+        {
+            final DirectPersistent.Mode mode = directMode(c, call, bytes);
+            return mode == null ? null : DirectPersistent.bcast(c, tag, mode, buf, offset, count, type, root);
+        });
     }
 
     /**

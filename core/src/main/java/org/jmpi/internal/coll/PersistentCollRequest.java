@@ -7,11 +7,15 @@ import org.jmpi.Request;
 import org.jmpi.Status;
 import org.jmpi.internal.engine.ProgressEngine;
 import org.jmpi.internal.pt2pt.CommState;
+import org.jmpi.internal.pt2pt.RequestImpl;
 
 /**
  * A persistent collective (MPI-4: MPI_Bcast_init...): arguments are checked, the algorithm chosen, the
  * schedule built, its scratch buffers allocated and its tag fixed once, at init; each {@link #start()}
- * runs the same schedule again. Inactive until started, and again once its completion is reported.
+ * runs the same schedule again. Inactive until started, and again once its completion is reported. When the
+ * plan offers a put- or get-based form ({@link DirectPersistent}: bcast and allreduce with ranks sharing one
+ * heap) and {@code jmpi.coll.persistent.schedule} or the cost model chooses it, that form is built here, at
+ * init (collectively: every rank constructs its request in the same order), and run instead.
  *
  * <p>Threading: as {@link Request}. Until the core's {@code Waitable} is public, these requests cannot be
  * passed to {@code Request.waitAll} and friends (issue 4: asked of the lead); await/test work.
@@ -22,7 +26,9 @@ public final class PersistentCollRequest implements Request
 
     private final CommState comm;
     private final Collectives.Plan plan;
-    private CollRequest current;
+    /** The put- or get-based form, when the plan offers one and the parameters and cost model choose it; else null. */
+    private final DirectPersistent direct;
+    private RequestImpl current;
     private Status lastStatus = EMPTY;
     private boolean freed;
 
@@ -30,6 +36,7 @@ public final class PersistentCollRequest implements Request
     {
         this.comm = comm;
         this.plan = plan;
+        this.direct = plan.direct() == null ? null : plan.direct().create(plan.tag());
     }
 
     @Override
@@ -43,7 +50,7 @@ public final class PersistentCollRequest implements Request
         {
             throw comm.handle(new MpiException(ErrorClass.ERR_REQUEST, "start: persistent " + plan.call() + " is still active"));
         }
-        current = plan.start();
+        current = direct != null ? direct.start() : plan.start();
     }
 
     @Override
@@ -101,6 +108,12 @@ public final class PersistentCollRequest implements Request
         return true;
     }
 
+    /** The schedule this request runs: "put", "get" or "p2p" (for tests and benchmarks). */
+    public String schedule()
+    {
+        return direct == null ? "p2p" : direct.mode().name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     public boolean active()
     {
         return current != null && current.active();
@@ -126,7 +139,7 @@ public final class PersistentCollRequest implements Request
 
     public Status finish()
     {
-        final CollRequest r = current;
+        final RequestImpl r = current;
         try
         {
             lastStatus = r.finish();

@@ -191,7 +191,11 @@ public final class Reductions
         }
         final Buffers.Slot out = new Buffers.Slot(recvBuf, recvOffset, count, type);
         s.local(() -> Buffers.unpack(acc, 0, out));
-        return plan(c, call, K_ALLREDUCE, 0, bytes, s);
+        return plan(c, call, K_ALLREDUCE, 0, bytes, s).withDirect(tag ->
+        {
+            final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes);
+            return mode == null ? null : DirectPersistent.allreduce(c, tag, mode, in, out, red, bytes);
+        });
     }
 
     /** The rank taking part in the power-of-two phase for new rank {@code newRank} (see the fold-in step). */
