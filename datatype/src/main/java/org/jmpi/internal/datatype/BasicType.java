@@ -68,13 +68,13 @@ public enum BasicType
         return ordinal() + 1;
     }
 
-    /** The basic type with this code (1..17). */
     /** The basic type of a predefined {@link org.jmpi.Datatype} (no name lookup: hot path). */
     public static BasicType of(final org.jmpi.Datatype predefined)
     {
         return ((Layout.Basic)TypeAccess.get().layout(predefined)).type();
     }
 
+    /** The basic type with this code (1..17). */
     public static BasicType ofCode(final int code)
     {
         return BY_CODE[code];

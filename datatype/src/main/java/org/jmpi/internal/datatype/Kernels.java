@@ -448,9 +448,10 @@ final class Kernels
     }
 
     /**
-     * The strided loop: fixed 8-, 4- and 16-byte moves for the faces of stencil codes, 8-byte moves for
-     * other short runs, copyMemory for long ones. Each length has its own small method so that the whole
-     * chain inlines into the typed dispatch branches (HotSpot inlines hot callees up to 325 bytecodes).
+     * The strided loop: fixed 8-, 4-, 16- and 12-byte moves for the faces of stencil codes, loop-free
+     * overlapping moves for other short runs, copyMemory for long ones. Each length has its own small
+     * method so that the whole chain inlines into the typed dispatch branches (HotSpot inlines hot
+     * callees up to 325 bytecodes).
      */
     private static void stridedPasses(final Object srcBase, final long src, final long srcStride, final long srcPassStride,
         final Object dstBase, final long dst, final long dstStride, final long dstPassStride, final long length,
@@ -481,6 +482,10 @@ final class Kernels
             else if (length == 16)
             {
                 strided16(srcBase, src, srcStride, dstBase, dst, dstStride, n);
+            }
+            else if (length == 12)
+            {
+                strided12(srcBase, src, srcStride, dstBase, dst, dstStride, n);
             }
             else if (length < SMALL_COPY_BYTES)
             {
@@ -542,6 +547,31 @@ final class Kernels
         }
     }
 
+    /** 3 floats (SPECFEM3D_mt, WRF x faces): an 8- and a 4-byte move per block, two blocks loaded first. */
+    private static void strided12(final Object srcBase, long src, final long srcStride, final Object dstBase, long dst,
+        final long dstStride, final int n)
+    {
+        int i = 0;
+        for (; i + 2 <= n; i += 2, src += 2 * srcStride, dst += 2 * dstStride)
+        {
+            final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+            final int b = UnsafeApi.getIntUnaligned(srcBase, src + 8);
+            final long c = UnsafeApi.getLongUnaligned(srcBase, src + srcStride);
+            final int e = UnsafeApi.getIntUnaligned(srcBase, src + srcStride + 8);
+            UnsafeApi.putLongUnaligned(dstBase, dst, a);
+            UnsafeApi.putIntUnaligned(dstBase, dst + 8, b);
+            UnsafeApi.putLongUnaligned(dstBase, dst + dstStride, c);
+            UnsafeApi.putIntUnaligned(dstBase, dst + dstStride + 8, e);
+        }
+        if (i < n)
+        {
+            final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+            final int b = UnsafeApi.getIntUnaligned(srcBase, src + 8);
+            UnsafeApi.putLongUnaligned(dstBase, dst, a);
+            UnsafeApi.putIntUnaligned(dstBase, dst + 8, b);
+        }
+    }
+
     private static void strided16(final Object srcBase, long src, final long srcStride, final Object dstBase, long dst,
         final long dstStride, final int n)
     {
@@ -595,6 +625,13 @@ final class Kernels
                 UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, origin + offsets[i]));
             }
         }
+        else if (uniformLength == 4)
+        {
+            for (int i = from; i < to; i++, dst += 4)
+            {
+                UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, origin + offsets[i]));
+            }
+        }
         else if (uniformLength == 24)
         {
             for (int i = from; i < to; i++, dst += 24)
@@ -613,7 +650,19 @@ final class Kernels
             for (int i = from; i < to; i++)
             {
                 final long length = lengths[i];
-                copy(srcBase, origin + offsets[i], dstBase, dst, length);
+                final long src = origin + offsets[i];
+                if (length == 8)
+                {
+                    UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, src));
+                }
+                else if (length == 4)
+                {
+                    UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, src));
+                }
+                else
+                {
+                    copy(srcBase, src, dstBase, dst, length);
+                }
                 dst += length;
             }
         }
@@ -628,6 +677,13 @@ final class Kernels
             for (int i = from; i < to; i++, src += 8)
             {
                 UnsafeApi.putLongUnaligned(dstBase, origin + offsets[i], UnsafeApi.getLongUnaligned(srcBase, src));
+            }
+        }
+        else if (uniformLength == 4)
+        {
+            for (int i = from; i < to; i++, src += 4)
+            {
+                UnsafeApi.putIntUnaligned(dstBase, origin + offsets[i], UnsafeApi.getIntUnaligned(srcBase, src));
             }
         }
         else if (uniformLength == 24)
@@ -648,36 +704,110 @@ final class Kernels
             for (int i = from; i < to; i++)
             {
                 final long length = lengths[i];
-                copy(srcBase, src, dstBase, origin + offsets[i], length);
+                final long dst = origin + offsets[i];
+                if (length == 8)
+                {
+                    UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, src));
+                }
+                else if (length == 4)
+                {
+                    UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, src));
+                }
+                else
+                {
+                    copy(srcBase, src, dstBase, dst, length);
+                }
                 src += length;
             }
         }
     }
 
-    static void copySmall(final Object srcBase, long src, final Object dstBase, long dst, long length)
+    /**
+     * A run shorter than {@link #SMALL_COPY_BYTES} without a loop: up to 8 moves of 8 bytes, the last ones
+     * overlapping the first (a 12-byte run of 3 floats is two moves, a 40-byte run of 5 doubles eight).
+     * Overlapping stores write the same bytes twice; every load comes before the stores, so even a source
+     * overlapping the destination is copied correctly. In a strided or gather loop the length tests are
+     * loop-invariant or nearly so, hence well predicted. Each method stays under HotSpot's limit for
+     * inlining hot callees (FreqInlineSize, 325 bytecodes): a 329-byte version with an inner loop failed
+     * to inline into the strided loops, and the inner loop's pre/main/post structure cost more than the
+     * moves for 12- and 40-byte runs (DdtBenchmark, SPECFEM3D_mt and NAS_LU_y, JDK 25, the 2-core box).
+     */
+    static void copySmall(final Object srcBase, final long src, final Object dstBase, final long dst, final long length)
     {
-        while (length >= 8)
+        if (length > 16)
         {
-            UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, src));
-            src += 8;
-            dst += 8;
-            length -= 8;
+            copy17To64(srcBase, src, dstBase, dst, length);
         }
+        else if (length >= 8)
+        {
+            final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+            final long b = UnsafeApi.getLongUnaligned(srcBase, src + length - 8);
+            UnsafeApi.putLongUnaligned(dstBase, dst, a);
+            UnsafeApi.putLongUnaligned(dstBase, dst + length - 8, b);
+        }
+        else
+        {
+            copyTiny(srcBase, src, dstBase, dst, length);
+        }
+    }
+
+    /** 17 to 64 bytes: the first and the last 16 or 32 bytes. */
+    private static void copy17To64(final Object srcBase, final long src, final Object dstBase, final long dst,
+        final long length)
+    {
+        if (length > 32)
+        {
+            final long tail = length - 32;
+            final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+            final long b = UnsafeApi.getLongUnaligned(srcBase, src + 8);
+            final long c = UnsafeApi.getLongUnaligned(srcBase, src + 16);
+            final long e = UnsafeApi.getLongUnaligned(srcBase, src + 24);
+            final long f = UnsafeApi.getLongUnaligned(srcBase, src + tail);
+            final long g = UnsafeApi.getLongUnaligned(srcBase, src + tail + 8);
+            final long h = UnsafeApi.getLongUnaligned(srcBase, src + tail + 16);
+            final long k = UnsafeApi.getLongUnaligned(srcBase, src + tail + 24);
+            UnsafeApi.putLongUnaligned(dstBase, dst, a);
+            UnsafeApi.putLongUnaligned(dstBase, dst + 8, b);
+            UnsafeApi.putLongUnaligned(dstBase, dst + 16, c);
+            UnsafeApi.putLongUnaligned(dstBase, dst + 24, e);
+            UnsafeApi.putLongUnaligned(dstBase, dst + tail, f);
+            UnsafeApi.putLongUnaligned(dstBase, dst + tail + 8, g);
+            UnsafeApi.putLongUnaligned(dstBase, dst + tail + 16, h);
+            UnsafeApi.putLongUnaligned(dstBase, dst + tail + 24, k);
+        }
+        else
+        {
+            final long tail = length - 16;
+            final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+            final long b = UnsafeApi.getLongUnaligned(srcBase, src + 8);
+            final long c = UnsafeApi.getLongUnaligned(srcBase, src + tail);
+            final long e = UnsafeApi.getLongUnaligned(srcBase, src + tail + 8);
+            UnsafeApi.putLongUnaligned(dstBase, dst, a);
+            UnsafeApi.putLongUnaligned(dstBase, dst + 8, b);
+            UnsafeApi.putLongUnaligned(dstBase, dst + tail, c);
+            UnsafeApi.putLongUnaligned(dstBase, dst + tail + 8, e);
+        }
+    }
+
+    /** Fewer than 8 bytes. */
+    private static void copyTiny(final Object srcBase, final long src, final Object dstBase, final long dst,
+        final long length)
+    {
         if (length >= 4)
         {
-            UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, src));
-            src += 4;
-            dst += 4;
-            length -= 4;
+            final int a = UnsafeApi.getIntUnaligned(srcBase, src);
+            final int b = UnsafeApi.getIntUnaligned(srcBase, src + length - 4);
+            UnsafeApi.putIntUnaligned(dstBase, dst, a);
+            UnsafeApi.putIntUnaligned(dstBase, dst + length - 4, b);
         }
-        if (length >= 2)
+        else if (length >= 2)
         {
-            UnsafeApi.putShortUnaligned(dstBase, dst, UnsafeApi.getShortUnaligned(srcBase, src));
-            src += 2;
-            dst += 2;
-            length -= 2;
+            final short a = UnsafeApi.getShortUnaligned(srcBase, src);
+            final short b = UnsafeApi.getShortUnaligned(srcBase, src + length - 2);
+            UnsafeApi.putShortUnaligned(dstBase, dst, a);
+            UnsafeApi.putShortUnaligned(dstBase, dst + length - 2, b);
         }
-        if (length == 1)
+        else if (length == 1)
         {
             UnsafeApi.putByte(dstBase, dst, UnsafeApi.getByte(srcBase, src));
         }
