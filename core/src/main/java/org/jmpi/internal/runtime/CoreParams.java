@@ -16,8 +16,14 @@ public final class CoreParams
         "Payload bytes per rendezvous fragment (capped by the transport's maximum frame).");
     public static final ParamSpec EAGER_WINDOW = new ParamSpec("jmpi.eager.window", "256k", "bytes",
         "Per sender-receiver pair: eager bytes a sender may have unacknowledged at a receiver; beyond it messages go by rendezvous, so unexpected messages never exhaust a receiver's memory.");
-    public static final ParamSpec IDLE_SPINS = new ParamSpec("jmpi.idle.spins", "1000", "iterations",
-        "Waiting: busy-spin iterations before yielding.");
+    /**
+     * Chosen with bench OsuLatency, 2 ranks as threads, on the project's 2-vCPU machine (2026-11-22):
+     * at 1000 spins, waits for a rendezvous copy of 64-512 KiB fell into ~50 us parks (512 KiB: 125 us
+     * one-way); at 10000, 26 us; at 50000, 24 us. A 4-JVM PointToPointTour on 2 cores took 2.5-2.8 s at
+     * 1000, 10000 and 50000 alike, so the longer spin costs oversubscribed jobs nothing measurable.
+     */
+    public static final ParamSpec IDLE_SPINS = new ParamSpec("jmpi.idle.spins", "10000", "iterations",
+        "Waiting: busy-spin iterations (each polls the transports once) before yielding.");
     public static final ParamSpec IDLE_YIELDS = new ParamSpec("jmpi.idle.yields", "100", "iterations",
         "Waiting: Thread.yield iterations before parking.");
     public static final ParamSpec IDLE_MIN_PARK = new ParamSpec("jmpi.idle.park.min", "1000", "ns",
