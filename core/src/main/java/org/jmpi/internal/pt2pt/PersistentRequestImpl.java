@@ -14,21 +14,33 @@ import java.util.function.Supplier;
  * each {@link #start()} posts a new operation with them. Inactive until started, and again once its
  * completion is reported.
  *
+ * Collective persistent requests extend it with their own starter.
+ *
  * <p>Threading: as {@link Request}.
  */
-final class PersistentRequestImpl implements Request, Waitable
+public class PersistentRequestImpl implements Request, Waitable
 {
     private final ProgressEngine engine;
     private final RequestImpl.ErrorSink errors;
+    private final String what;
     private final Supplier<RequestImpl> starter;
     private RequestImpl current;
     private Status lastStatus = new Status(Comm.ANY_SOURCE, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0);
     private boolean freed;
 
-    PersistentRequestImpl(final ProgressEngine engine, final RequestImpl.ErrorSink errors, final Supplier<RequestImpl> starter)
+    /**
+     * @param what    the operation, for error messages ("send", "bcast"...).
+     * @param starter posts one run of the operation and returns its request; called by each start.
+     */
+    public PersistentRequestImpl(
+        final ProgressEngine engine,
+        final RequestImpl.ErrorSink errors,
+        final String what,
+        final Supplier<RequestImpl> starter)
     {
         this.engine = engine;
         this.errors = errors;
+        this.what = what;
         this.starter = starter;
     }
 
@@ -37,11 +49,11 @@ final class PersistentRequestImpl implements Request, Waitable
     {
         if (freed)
         {
-            throw errors.handle(new MpiException(ErrorClass.ERR_REQUEST, "start: persistent request was freed"));
+            throw errors.handle(new MpiException(ErrorClass.ERR_REQUEST, "start: persistent " + what + " was freed"));
         }
         if (current != null && current.active())
         {
-            throw errors.handle(new MpiException(ErrorClass.ERR_REQUEST, "start: persistent request is still active"));
+            throw errors.handle(new MpiException(ErrorClass.ERR_REQUEST, "start: persistent " + what + " is still active"));
         }
         current = starter.get();
     }

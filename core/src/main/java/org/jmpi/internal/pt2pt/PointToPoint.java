@@ -54,12 +54,7 @@ public final class PointToPoint
         final SendMode mode)
     {
         final String op = opName(mode);
-        checkCount(op, count);
-        checkType(op, type);
-        checkDest(op, c, dest);
-        checkTag(op, tag, false);
-        final BufferView view = BufferView.of(buf, "send buffer");
-        checkOffset(op, offset);
+        final BufferView view = checkSend(op, c, buf, offset, count, type, dest, tag);
         if (dest == Comm.PROC_NULL)
         {
             Convertor.create(view, offset, count, type);
@@ -274,13 +269,8 @@ public final class PointToPoint
         final SendMode mode)
     {
         final String op = opName(mode) + "Init";
-        checkCount(op, count);
-        checkType(op, type);
-        checkDest(op, c, dest);
-        checkTag(op, tag, false);
-        Convertor.create(BufferView.of(buf, "send buffer"), offset, count, type);
-        checkOffset(op, offset);
-        return new PersistentRequestImpl(c.engine, c.errorSink(), () -> isend(c, buf, offset, count, type, dest, tag, mode));
+        Convertor.create(checkSend(op, c, buf, offset, count, type, dest, tag), offset, count, type);
+        return new PersistentRequestImpl(c.engine, c.errorSink(), opName(mode), () -> isend(c, buf, offset, count, type, dest, tag, mode));
     }
 
     /** A persistent receive. */
@@ -294,7 +284,7 @@ public final class PointToPoint
         final int tag)
     {
         newRecv(c, c.contextId, "recvInit", buf, offset, count, type, source, tag);
-        return new PersistentRequestImpl(c.engine, c.errorSink(), () -> irecv(c, buf, offset, count, type, source, tag));
+        return new PersistentRequestImpl(c.engine, c.errorSink(), "recv", () -> irecv(c, buf, offset, count, type, source, tag));
     }
 
     /**
@@ -313,12 +303,7 @@ public final class PointToPoint
         final int recvTag)
     {
         final String op = "sendrecvReplace";
-        checkCount(op, count);
-        checkType(op, type);
-        checkDest(op, c, dest);
-        checkTag(op, sendTag, false);
-        final BufferView view = BufferView.of(buf, "buffer");
-        checkOffset(op, offset);
+        final BufferView view = checkSend(op, c, buf, offset, count, type, dest, sendTag);
         final Convertor source0 = Convertor.create(view, offset, count, type);
         final long bytes = source0.totalBytes();
         if (bytes > Integer.MAX_VALUE - 16)
@@ -412,6 +397,26 @@ public final class PointToPoint
             case READY -> "rsend";
             case BUFFERED -> "bsend";
         };
+    }
+
+    /** The checks every send makes, in MPI's order of arguments; returns the resolved send buffer. */
+    private static BufferView checkSend(
+        final String op,
+        final CommState c,
+        final Object buf,
+        final int offset,
+        final int count,
+        final Datatype type,
+        final int dest,
+        final int tag)
+    {
+        checkCount(op, count);
+        checkType(op, type);
+        checkDest(op, c, dest);
+        checkTag(op, tag, false);
+        final BufferView view = BufferView.of(buf, "send buffer");
+        checkOffset(op, offset);
+        return view;
     }
 
     static void checkCount(final String op, final int count)
