@@ -16,13 +16,20 @@ import org.jmpi.Datatype;
  *       block length becomes one longer block; a loop over a loop that tiles it exactly becomes one
  *       loop.</li>
  *   <li>Sequences flatten nested sequences, merge blocks that touch (of the same basic type when
- *       typed), turn equal blocks at a constant stride into a loop, and record prefix sums.</li>
+ *       typed) unless that would turn many small equal blocks into a few of mixed lengths, turn equal
+ *       blocks at a constant stride into a loop, split blocks of mixed lengths into uniform segments
+ *       when the segments are long, and record prefix sums.</li>
  *   <li>Zero-size subtrees vanish.</li>
  * </ol>
  * Stateless apart from one memo table per call; callable from any thread.
  */
 public final class Compiler
 {
+    /** Largest block kept apart from touching neighbours of the same length ({@link #keepUnmerged}). */
+    static final long UNMERGED_MAX_BYTES = 32;
+    /** Fewest blocks per uniform segment, on average, for {@link #segmented} to split a sequence. */
+    static final int SEGMENT_MIN_BLOCKS = 8;
+
     private final boolean typed;
     private final Map<Datatype, Op> memo = new IdentityHashMap<>();
 
@@ -108,7 +115,10 @@ public final class Compiler
 
     private static Op seq(final Op[] parts)
     {
-        final List<Op> out = new ArrayList<>(parts.length);
+        // The parts' nodes unmerged, and with touching blocks merged; a child sequence's own blocks were
+        // merged (or deliberately kept apart) when it was compiled, so only its first may merge here.
+        final List<Op> flat = new ArrayList<>(parts.length);
+        final List<Op> merged = new ArrayList<>(parts.length);
         for (final Op p : parts)
         {
             if (p == null)
@@ -117,28 +127,117 @@ public final class Compiler
             }
             if (p.kind == Op.SEQ)
             {
-                for (final Op c : p.children)
+                for (int i = 0; i < p.children.length; i++)
                 {
-                    append(out, c.shifted(p.offset));
+                    final Op c = p.children[i].shifted(p.offset);
+                    flat.add(c);
+                    if (i == 0)
+                    {
+                        append(merged, c);
+                    }
+                    else
+                    {
+                        merged.add(c);
+                    }
                 }
             }
             else
             {
-                append(out, p);
+                flat.add(p);
+                append(merged, p);
             }
         }
-        if (out.isEmpty())
+        if (flat.isEmpty())
         {
             return null;
         }
+        final List<Op> out = keepUnmerged(flat, merged) ? flat : merged;
         if (out.size() == 1)
         {
             return out.get(0);
         }
         final Op strided = asLoop(out);
-        return strided != null ? strided : Op.seq(0, out.toArray(new Op[0]));
+        if (strided != null)
+        {
+            return strided;
+        }
+        final Op segmented = segmented(out);
+        return segmented != null ? segmented : Op.seq(0, out.toArray(new Op[0]));
     }
 
+    /**
+     * Whether to keep touching small blocks apart: when every block is small and of one length (an indexed
+     * block of single values) and merging the touching ones would leave blocks of mixed lengths without
+     * halving their number. The gather loops then move each block with one fixed-size load and store and read
+     * only its offset, where mixed lengths cost an offset, a length and a length test per block
+     * (SPECFEM3D_oc: 4-byte blocks at a sorted random index list, DdtBenchmark).
+     */
+    private static boolean keepUnmerged(final List<Op> flat, final List<Op> merged)
+    {
+        if (merged.size() == flat.size() || 2 * merged.size() <= flat.size() || uniformBlocks(merged, 0, merged.size()))
+        {
+            return false;
+        }
+        return uniformBlocks(flat, 0, flat.size()) && flat.get(0).size <= UNMERGED_MAX_BYTES;
+    }
+
+    /**
+     * A sequence of blocks of mixed lengths as a sequence of uniform segments (maximal runs of blocks of one
+     * length and type), when they are few: a struct of indexed blocks (LAMMPS: one 24-byte and three 8-byte
+     * gathers per atom) then runs one fixed-size gather loop per segment instead of the mixed-length loop.
+     * Null when the blocks are not all plain blocks, are already uniform, or the segments would average fewer than
+     * {@link #SEGMENT_MIN_BLOCKS} blocks.
+     */
+    private static Op segmented(final List<Op> ops)
+    {
+        final List<Op> segments = new ArrayList<>();
+        int start = 0;
+        for (int i = 1; i <= ops.size(); i++)
+        {
+            if (ops.get(i - 1).kind != Op.BLOCK)
+            {
+                return null;
+            }
+            if (i == ops.size() || !sameBlock(ops.get(i), ops.get(start)))
+            {
+                final List<Op> run = ops.subList(start, i);
+                if (run.size() == 1)
+                {
+                    segments.add(run.get(0));
+                }
+                else
+                {
+                    final Op loop = asLoop(run);
+                    segments.add(loop != null ? loop : Op.seq(0, run.toArray(new Op[0])));
+                }
+                start = i;
+            }
+        }
+        if (segments.size() < 2 || (long)segments.size() * SEGMENT_MIN_BLOCKS > ops.size())
+        {
+            return null;
+        }
+        return Op.seq(0, segments.toArray(new Op[0]));
+    }
+
+    private static boolean uniformBlocks(final List<Op> ops, final int from, final int to)
+    {
+        for (int i = from; i < to; i++)
+        {
+            if (ops.get(i).kind != Op.BLOCK || !sameBlock(ops.get(i), ops.get(from)))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean sameBlock(final Op a, final Op b)
+    {
+        return a.kind == Op.BLOCK && b.kind == Op.BLOCK && a.size == b.size && a.code == b.code;
+    }
+
+    /** Appends {@code op}, merged into the last block if it continues it (same type when typed). */
     private static void append(final List<Op> out, final Op op)
     {
         if (op.kind == Op.BLOCK && !out.isEmpty())

@@ -487,6 +487,10 @@ final class Kernels
             {
                 strided12(srcBase, src, srcStride, dstBase, dst, dstStride, n);
             }
+            else if ((length & 7) == 0 && length < SMALL_COPY_BYTES)
+            {
+                stridedWords(srcBase, src, srcStride, dstBase, dst, dstStride, (int)(length >>> 3), n);
+            }
             else if (length < SMALL_COPY_BYTES)
             {
                 stridedSmall(srcBase, src, srcStride, dstBase, dst, dstStride, length, n);
@@ -593,6 +597,37 @@ final class Kernels
             final long b = UnsafeApi.getLongUnaligned(srcBase, src + 8);
             UnsafeApi.putLongUnaligned(dstBase, dst, a);
             UnsafeApi.putLongUnaligned(dstBase, dst + 8, b);
+        }
+    }
+
+    /**
+     * Blocks of 3 to 7 whole 8-byte words (a row of 5 doubles: NAS_LU_y), one move per word through a
+     * fall-through switch on the loop-invariant word count: 5 moves for 40 bytes where {@link #copySmall}'s
+     * overlapping moves take 8. Each word is stored before the next is loaded, so source and destination
+     * must not overlap (they never do: a user buffer and a stream, or two ranks' buffers).
+     */
+    @SuppressWarnings("fallthrough")
+    private static void stridedWords(final Object srcBase, long src, final long srcStride, final Object dstBase, long dst,
+        final long dstStride, final int words, final int n)
+    {
+        for (int i = 0; i < n; i++, src += srcStride, dst += dstStride)
+        {
+            switch (words)
+            {
+                case 7:
+                    UnsafeApi.putLongUnaligned(dstBase, dst + 48, UnsafeApi.getLongUnaligned(srcBase, src + 48));
+                case 6:
+                    UnsafeApi.putLongUnaligned(dstBase, dst + 40, UnsafeApi.getLongUnaligned(srcBase, src + 40));
+                case 5:
+                    UnsafeApi.putLongUnaligned(dstBase, dst + 32, UnsafeApi.getLongUnaligned(srcBase, src + 32));
+                case 4:
+                    UnsafeApi.putLongUnaligned(dstBase, dst + 24, UnsafeApi.getLongUnaligned(srcBase, src + 24));
+                case 3:
+                    UnsafeApi.putLongUnaligned(dstBase, dst + 16, UnsafeApi.getLongUnaligned(srcBase, src + 16));
+                default:
+                    UnsafeApi.putLongUnaligned(dstBase, dst + 8, UnsafeApi.getLongUnaligned(srcBase, src + 8));
+                    UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, src));
+            }
         }
     }
 

@@ -363,4 +363,60 @@ class ConvertorTest
             }
         }
     }
+
+    /**
+     * Single floats at a sorted index list with neighbours stay 4-byte blocks (uniform gather), and a struct of
+     * indexed blocks of two lengths becomes uniform segments; both pack, unpack and resume like the reference.
+     */
+    @Test
+    void shouldKeepSmallIndexedBlocksUniformAndSegmentMixedOnes()
+    {
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        final int n = 400;
+        final int[] list = new int[n];
+        int at = 0;
+        for (int i = 0; i < n; i++)
+        {
+            at += random.nextInt(4) == 0 ? 1 : 2 + random.nextInt(5);
+            list[i] = at;
+        }
+        final Datatype floats = Datatype.indexedBlock(1, list, Datatype.FLOAT).commit();
+        final Datatype triples = Datatype.indexedBlock(3, Arrays.stream(list).map(i -> 3 * i).toArray(), Datatype.FLOAT);
+        final long scalars = 3L * 4 * (at + 1);
+        final Datatype mixed = Datatype.struct(new int[] {1, 1, 1}, new long[] {0, scalars, scalars + 4L * (at + 1)},
+            new Datatype[] {triples, floats, floats}).commit();
+        assertEquals(n, Convertor.create(BufferView.of(new float[at + 1], "b"), 0, 1, floats).stats().blockCount(),
+            "touching 4-byte blocks must stay apart");
+        assertTrue(TypeAccess.get().program(mixed, false).root.kind == Op.SEQ &&
+            !TypeAccess.get().program(mixed, false).root.allBlocks, "a struct of 12- and 4-byte blocks must be segmented");
+        for (final Datatype t : new Datatype[] {floats, mixed})
+        {
+            final byte[] buffer = new byte[(int)(t.trueLb() + t.trueExtent())];
+            random.nextBytes(buffer);
+            final long[] map = org.jmpi.internal.datatype.testing.ReferencePacker.byteMap(t, 1, 0, false);
+            final byte[] expected = org.jmpi.internal.datatype.testing.ReferencePacker.pack(buffer, map);
+            final BufferView view = BufferView.of(ByteBuffer.wrap(buffer).order(ByteOrder.nativeOrder()), "b");
+            for (final int fragment : new int[] {(int)t.size(), 7, 64, 1000})
+            {
+                final byte[] stream = new byte[(int)t.size()];
+                final Convertor c = Convertor.create(view, 0, 1, t);
+                for (int p = 0; p < stream.length; p += fragment)
+                {
+                    c.seek(p);
+                    c.pack(stream, BYTE_BASE + p, Math.min(fragment, stream.length - p));
+                }
+                assertArrayEquals(expected, stream, "pack in fragments of " + fragment);
+                final byte[] back = new byte[buffer.length];
+                final Convertor r = Convertor.createForReceive(BufferView.of(ByteBuffer.wrap(back).order(ByteOrder.nativeOrder()), "r"), 0, 1, t);
+                for (int p = stream.length; p > 0; p -= Math.min(fragment, p))
+                {
+                    final int from = Math.max(0, p - fragment);
+                    r.seek(from);
+                    r.unpack(stream, BYTE_BASE + from, p - from);
+                }
+                final byte[] again = org.jmpi.internal.datatype.testing.ReferencePacker.pack(back, map);
+                assertArrayEquals(expected, again, "unpack in reverse fragments of " + fragment);
+            }
+        }
+    }
 }
