@@ -10,9 +10,12 @@ import org.jmpi.internal.pt2pt.CommState;
  * varies fastest) on a grid of {@link #dims()}, each dimension periodic or not. Made by
  * {@link Comm#cartCreate}; jmpi does not reorder ranks.
  *
- * <p>Neighbours for {@link Comm#neighborAllgather} and {@link Comm#neighborAlltoall}: for each dimension d,
- * block 2d is the neighbour at -1, block 2d+1 the one at +1 ({@link #PROC_NULL} at a non-periodic edge: that
- * block is neither sent nor received).
+ * <p>Neighbours of the neighbour collectives ({@link Comm#neighborAllgather}, {@link Comm#neighborAlltoall} and
+ * their v, w, nonblocking and persistent forms): 2 * ndims of them, both as sources and destinations; for each
+ * dimension d, block 2d is the neighbour at -1, block 2d+1 the one at +1 ({@link #PROC_NULL} at a
+ * non-periodic edge: that block is neither sent nor received, its receive block is not touched). Block 2d
+ * receives what the -1 neighbour sent in its block 2d+1, also when both neighbours are one rank (a periodic
+ * dimension of size 1 or 2).
  *
  * <p>Immutable topology; threading as {@link Comm}.
  */

@@ -3,6 +3,7 @@ package org.jmpi;
 import java.util.function.Supplier;
 
 import org.jmpi.internal.coll.Collectives;
+import org.jmpi.internal.coll.Neighbors;
 import org.jmpi.internal.coll.PersistentCollRequest;
 import org.jmpi.internal.coll.Reductions;
 import org.jmpi.internal.comm.Attributes;
@@ -918,8 +919,8 @@ public class Comm
     }
 
     /**
-     * MPI_Comm_free: collectives on this communicator then fail with ERR_COMM. Local in jmpi (context ids
-     * are not reused). Freeing WORLD or SELF is ERR_COMM.
+     * MPI_Comm_free: collectives on this communicator then fail with ERR_COMM. Local in jmpi; its context ids
+     * go back to the rank's pool for later communicators. Freeing WORLD or SELF is ERR_COMM.
      */
     public void free()
     {
@@ -929,6 +930,7 @@ public class Comm
         }
         Attributes.of(state).deleteAll(this);
         org.jmpi.internal.coll.CollContext.free(state);
+        state.releaseContextIds();
     }
 
     /** MPI_Comm_set_attr: caches {@code value} under {@code key} (the old value goes to the key's delete callback). */
@@ -1074,52 +1076,113 @@ public class Comm
     }
 
     /**
-     * MPI_Dist_graph_create_adjacent: this rank receives from {@code sources} and sends to
-     * {@code destinations} (ranks of this communicator). Weights are not taken; {@code reorder} is ignored.
-     * Collective.
+     * MPI_Dist_graph_create_adjacent, unweighted: this rank receives from {@code sources} and sends to
+     * {@code destinations} (ranks of this communicator, in neighbour order; a rank may appear several times).
+     * {@code reorder} is ignored. Collective.
      */
     public DistGraphComm distGraphCreateAdjacent(final int[] sources, final int[] destinations, final boolean reorder)
     {
+        return distGraphCreateAdjacent(sources, null, destinations, null, null, reorder);
+    }
+
+    /**
+     * MPI_Dist_graph_create_adjacent: this rank receives from {@code sources} and sends to {@code destinations}
+     * (ranks of this communicator, in neighbour order; a rank may appear several times), with one non-negative
+     * weight per edge, or {@code null} for both weight arrays (MPI_UNWEIGHTED: {@link DistGraphComm#weighted()}
+     * is then false). {@code info} (may be null) and {@code reorder} are accepted and not acted on. Collective.
+     */
+    public DistGraphComm distGraphCreateAdjacent(final int[] sources, final int[] sourceWeights, final int[] destinations,
+        final int[] destWeights, final Info info, final boolean reorder)
+    {
+        final String call = "distGraphCreateAdjacent";
         if (sources == null || destinations == null)
         {
-            throw state.handle(new MpiException(ErrorClass.ERR_ARG, "distGraphCreateAdjacent: sources and destinations must not be null"));
+            throw state.handle(new MpiException(ErrorClass.ERR_ARG, call + ": sources and destinations must not be null"));
         }
-        for (final int r : sources)
+        if ((sourceWeights == null) != (destWeights == null))
+        {
+            throw state.handle(new MpiException(ErrorClass.ERR_ARG, call + ": give weights for both sources and destinations, or for " +
+                "neither (unweighted); sourceWeights is " + (sourceWeights == null ? "null" : "given") + ", destWeights " +
+                (destWeights == null ? "null" : "given")));
+        }
+        checkEdges(call, "source", sources, sourceWeights);
+        checkEdges(call, "destination", destinations, destWeights);
+        return new DistGraphComm(dup().state, sources, sourceWeights, destinations, destWeights);
+    }
+
+    private void checkEdges(final String call, final String what, final int[] ranks, final int[] weights)
+    {
+        for (final int r : ranks)
         {
             if (r < 0 || r >= size())
             {
-                throw state.handle(new MpiException(ErrorClass.ERR_RANK, "distGraphCreateAdjacent: invalid source " + r));
+                throw state.handle(new MpiException(ErrorClass.ERR_RANK, call + ": invalid " + what + " " + r + " (communicator size " +
+                    size() + ")"));
             }
         }
-        for (final int r : destinations)
+        if (weights == null)
         {
-            if (r < 0 || r >= size())
+            return;
+        }
+        if (weights.length != ranks.length)
+        {
+            throw state.handle(new MpiException(ErrorClass.ERR_ARG, call + ": " + ranks.length + " " + what + "s but " + weights.length +
+                " " + what + " weights"));
+        }
+        for (int i = 0; i < weights.length; i++)
+        {
+            if (weights[i] < 0)
             {
-                throw state.handle(new MpiException(ErrorClass.ERR_RANK, "distGraphCreateAdjacent: invalid destination " + r));
+                throw state.handle(new MpiException(ErrorClass.ERR_ARG, call + ": negative weight " + weights[i] + " for " + what + " " +
+                    ranks[i] + " (entry " + i + ")"));
             }
         }
-        return new DistGraphComm(dup().state, sources, destinations);
+    }
+
+    /**
+     * MPI_Dist_graph_create: every rank may contribute any edges, {@code sources[i] -> destinations[...]}, the
+     * next {@code degrees[i]} entries of {@code destinations} for each i in turn, with one non-negative weight
+     * per edge in {@code weights} (same order), or {@code null} for an unweighted graph. If any rank gives
+     * weights, every rank contributing edges must (a rank without edges may pass null); otherwise ERR_ARG on
+     * every rank. Each rank's neighbours are the edges that end (sources) or start (destinations) there,
+     * ordered by the rank that contributed them, then by their order in its arguments; self-loops and repeated
+     * edges are kept. {@code info} (may be null) and {@code reorder} are accepted and not acted on.
+     * Collective: an alltoall of counts, then an alltoallv of the edges.
+     */
+    public DistGraphComm distGraphCreate(final int[] sources, final int[] degrees, final int[] destinations, final int[] weights,
+        final Info info, final boolean reorder)
+    {
+        checkNotFreed("distGraphCreate");
+        try
+        {
+            final Neighbors.Edges edges = Neighbors.distGraphEdges(state, sources, degrees, destinations, weights);
+            return new DistGraphComm(dup().state, edges.sources(), edges.sourceWeights(), edges.destinations(), edges.destWeights());
+        }
+        catch (final MpiException ex)
+        {
+            throw state.handle(ex);
+        }
     }
 
     /**
      * MPI_Neighbor_allgather: receive block i ({@code recvCount} items at {@code i * recvCount}) from this
      * rank's i-th source neighbour; send the send buffer to every destination neighbour. ERR_TOPOLOGY
-     * without a topology.
+     * without a topology. Neighbour order: see {@link CartComm}, {@link GraphComm}, {@link DistGraphComm}.
      */
     public void neighborAllgather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
     {
         final int[][] n = neighboursChecked();
-        run(() -> Collectives.neighborAllgather(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset,
+        run(() -> Neighbors.neighborAllgather(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset,
             recvCount, recvType));
     }
 
-    /** MPI_Ineighbor_allgather. */
+    /** MPI_Ineighbor_allgather: nonblocking neighborAllgather; the buffers must not be touched until the request completes. */
     public Request ineighborAllgather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
     {
         final int[][] n = neighboursChecked();
-        return begin(() -> Collectives.neighborAllgather(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf,
+        return begin(() -> Neighbors.neighborAllgather(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf,
             recvOffset, recvCount, recvType));
     }
 
@@ -1131,16 +1194,16 @@ public class Comm
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
     {
         final int[][] n = neighboursChecked();
-        run(() -> Collectives.neighborAlltoall(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset,
+        run(() -> Neighbors.neighborAlltoall(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset,
             recvCount, recvType));
     }
 
-    /** MPI_Ineighbor_alltoall. */
+    /** MPI_Ineighbor_alltoall: nonblocking neighborAlltoall; the buffers must not be touched until the request completes. */
     public Request ineighborAlltoall(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
     {
         final int[][] n = neighboursChecked();
-        return begin(() -> Collectives.neighborAlltoall(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf,
+        return begin(() -> Neighbors.neighborAlltoall(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf,
             recvOffset, recvCount, recvType));
     }
 
@@ -1149,7 +1212,7 @@ public class Comm
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
     {
         final int[][] n = neighboursChecked();
-        return persistent(() -> Collectives.neighborAllgather(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf,
+        return persistent(() -> Neighbors.neighborAllgather(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf,
             recvOffset, recvCount, recvType));
     }
 
@@ -1158,8 +1221,110 @@ public class Comm
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
     {
         final int[][] n = neighboursChecked();
-        return persistent(() -> Collectives.neighborAlltoall(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf,
+        return persistent(() -> Neighbors.neighborAlltoall(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf,
             recvOffset, recvCount, recvType));
+    }
+
+    /**
+     * MPI_Neighbor_allgatherv: send the send buffer to every destination neighbour; receive block i
+     * ({@code recvCounts[i]} items at {@code displs[i]} extents of {@code recvType}) from the i-th source
+     * neighbour. Both arrays have one entry per source (the in-degree; 2 * ndims on a Cartesian communicator,
+     * PROC_NULL neighbours included: their blocks are not touched), counts &gt;= 0. ERR_TOPOLOGY without a
+     * topology.
+     */
+    public void neighborAllgatherv(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType)
+    {
+        final int[][] n = neighboursChecked();
+        run(() -> Neighbors.neighborAllgatherv(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset,
+            recvCounts, displs, recvType));
+    }
+
+    /** MPI_Ineighbor_allgatherv: nonblocking neighborAllgatherv; the buffers must not be touched until the request completes. */
+    public Request ineighborAllgatherv(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType)
+    {
+        final int[][] n = neighboursChecked();
+        return begin(() -> Neighbors.neighborAllgatherv(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf,
+            recvOffset, recvCounts, displs, recvType));
+    }
+
+    /** MPI_Neighbor_allgatherv_init (MPI-4): a persistent neighborAllgatherv; arguments are checked and the schedule built once, each start() runs it. */
+    public Request neighborAllgathervInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType)
+    {
+        final int[][] n = neighboursChecked();
+        return persistent(() -> Neighbors.neighborAllgatherv(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCount, sendType, recvBuf,
+            recvOffset, recvCounts, displs, recvType));
+    }
+
+    /**
+     * MPI_Neighbor_alltoallv: send block j ({@code sendCounts[j]} items at {@code sendDispls[j]} extents of
+     * {@code sendType}) to the j-th destination neighbour; receive block i ({@code recvCounts[i]} items at
+     * {@code recvDispls[i]} extents of {@code recvType}) from the i-th source neighbour. The send arrays have
+     * one entry per destination (the out-degree), the receive arrays one per source (the in-degree), counts
+     * &gt;= 0. ERR_TOPOLOGY without a topology.
+     */
+    public void neighborAlltoallv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] sendDispls,
+        final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] recvDispls,
+        final Datatype recvType)
+    {
+        final int[][] n = neighboursChecked();
+        run(() -> Neighbors.neighborAlltoallv(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf,
+            recvOffset, recvCounts, recvDispls, recvType));
+    }
+
+    /** MPI_Ineighbor_alltoallv: nonblocking neighborAlltoallv; the buffers must not be touched until the request completes. */
+    public Request ineighborAlltoallv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] sendDispls,
+        final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] recvDispls,
+        final Datatype recvType)
+    {
+        final int[][] n = neighboursChecked();
+        return begin(() -> Neighbors.neighborAlltoallv(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCounts, sendDispls, sendType,
+            recvBuf, recvOffset, recvCounts, recvDispls, recvType));
+    }
+
+    /** MPI_Neighbor_alltoallv_init (MPI-4): a persistent neighborAlltoallv; arguments are checked and the schedule built once, each start() runs it. */
+    public Request neighborAlltoallvInit(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] sendDispls,
+        final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] recvDispls,
+        final Datatype recvType)
+    {
+        final int[][] n = neighboursChecked();
+        return persistent(() -> Neighbors.neighborAlltoallv(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCounts, sendDispls,
+            sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType));
+    }
+
+    /**
+     * MPI_Neighbor_alltoallw: as {@link #neighborAlltoallv} with a datatype per neighbour and displacements in
+     * bytes from element {@code sendOffset} / {@code recvOffset} of the buffers (as {@link #alltoallw}).
+     */
+    public void neighborAlltoallw(final Object sendBuf, final int sendOffset, final int[] sendCounts, final long[] sendDisplsBytes,
+        final Datatype[] sendTypes, final Object recvBuf, final int recvOffset, final int[] recvCounts, final long[] recvDisplsBytes,
+        final Datatype[] recvTypes)
+    {
+        final int[][] n = neighboursChecked();
+        run(() -> Neighbors.neighborAlltoallw(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCounts, sendDisplsBytes, sendTypes,
+            recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes));
+    }
+
+    /** MPI_Ineighbor_alltoallw: nonblocking neighborAlltoallw; the buffers must not be touched until the request completes. */
+    public Request ineighborAlltoallw(final Object sendBuf, final int sendOffset, final int[] sendCounts, final long[] sendDisplsBytes,
+        final Datatype[] sendTypes, final Object recvBuf, final int recvOffset, final int[] recvCounts, final long[] recvDisplsBytes,
+        final Datatype[] recvTypes)
+    {
+        final int[][] n = neighboursChecked();
+        return begin(() -> Neighbors.neighborAlltoallw(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCounts, sendDisplsBytes,
+            sendTypes, recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes));
+    }
+
+    /** MPI_Neighbor_alltoallw_init (MPI-4): a persistent neighborAlltoallw; arguments are checked and the schedule built once, each start() runs it. */
+    public Request neighborAlltoallwInit(final Object sendBuf, final int sendOffset, final int[] sendCounts, final long[] sendDisplsBytes,
+        final Datatype[] sendTypes, final Object recvBuf, final int recvOffset, final int[] recvCounts, final long[] recvDisplsBytes,
+        final Datatype[] recvTypes)
+    {
+        final int[][] n = neighboursChecked();
+        return persistent(() -> Neighbors.neighborAlltoallw(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCounts, sendDisplsBytes,
+            sendTypes, recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes));
     }
 
     /** MPI_Abort: stops every rank of the job with {@code code} as exit code. Does not return. */

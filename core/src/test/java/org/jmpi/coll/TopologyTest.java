@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -143,6 +144,11 @@ class TopologyTest
             final DistGraphComm dg = world.distGraphCreateAdjacent(sources, destinations, false);
             assertEquals(Comm.DIST_GRAPH, dg.topology());
             assertArrayEquals(new int[] {2, 2}, dg.neighborsCount());
+            assertArrayEquals(sources, dg.sources());
+            assertArrayEquals(destinations, dg.destinations());
+            assertFalse(dg.weighted(), "made without weights: MPI_UNWEIGHTED");
+            assertNull(dg.sourceWeights());
+            assertNull(dg.destinationWeights());
             final double[] out = {rank + 0.25, rank + 0.5};
             final double[] in = new double[2];
             dg.neighborAlltoall(out, 0, 1, Datatype.DOUBLE, in, 0, 1, Datatype.DOUBLE);

@@ -175,6 +175,36 @@ class JmpirunIT
         assertTrue(run.stdout().contains("collectives OK (" + parts[0] + " ranks)"), run.all());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"check", "nocheck"})
+    void shouldFailMismatchedCollectivesClearlyAcrossJvms(final String mode) throws Exception
+    {
+        final List<String> args = new ArrayList<>();
+        if (mode.equals("check"))
+        {
+            args.addAll(List.of("--param", "coll.check=true"));
+        }
+        args.addAll(List.of("-np", "3", "--timeout", "60", "-cp", CLASSES, "org.jmpi.examples.coll.CollectiveMismatch", mode));
+        final Run run = jmpirun("coll-mismatch-" + mode, 90, args.toArray(new String[0]));
+        assertOk(run);
+        for (int r = 0; r < 3; r++)
+        {
+            assertTrue(run.stdout().contains("mismatch: rank " + r + " ok"), "rank " + r + ":\n" + run.all());
+        }
+        if (mode.equals("check"))
+        {
+            for (int r = 0; r < 3; r++)
+            {
+                assertTrue(run.stdout().contains("mismatch: rank " + r + " bcast with roots differing -> ERR_OTHER"), run.all());
+                assertTrue(run.stdout().contains("mismatch: rank " + r + " allreduce with counts differing -> ERR_OTHER"), run.all());
+            }
+        }
+        else
+        {
+            assertTrue(run.stdout().contains("mismatch: rank 1 bcast with a shorter count than the root's -> ERR_TRUNCATE"), run.all());
+        }
+    }
+
     @Test
     void shouldExchangeEveryDdtBenchPatternBetweenJvms() throws Exception
     {

@@ -793,87 +793,22 @@ public final class Collectives
 
     // ------------------------------------------------------------------------------------------ neighbourhood
 
-    /**
-     * MPI_Neighbor_allgather over explicit neighbour lists: receive block i from {@code sources[i]}, send the
-     * send buffer to every destination, in one round; PROC_NULL neighbours are skipped. {@code sendOrder}
-     * (or null for list order) is the order the sends are posted in.
-     */
+    /** MPI_Neighbor_allgather over explicit neighbour lists: see {@link Neighbors#neighborAllgather}. */
     public static Plan neighborAllgather(final CommState c, final int[] sources, final int[] destinations, final int[] sendOrder,
         final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf,
         final int recvOffset, final int recvCount, final Datatype recvType)
     {
-        final String call = "neighborAllgather";
-        Buffers.checkSend(call, sendBuf, sendOffset, sendCount, sendType);
-        final Schedule s = new Schedule();
-        final Buffers.Slot[] in = blockSlots(call, recvBuf, recvOffset, recvCount, recvType, sources.length, true);
-        for (int i = 0; i < sources.length; i++)
-        {
-            if (sources[i] != Comm.PROC_NULL)
-            {
-                recv(s, sources[i], in[i]);
-            }
-        }
-        for (int k = 0; k < destinations.length; k++)
-        {
-            final int j = sendOrder == null ? k : sendOrder[k];
-            if (destinations[j] != Comm.PROC_NULL)
-            {
-                s.send(destinations[j], sendBuf, sendOffset, sendCount, sendType);
-            }
-        }
-        s.next();
-        return plan(c, call, K_NEIGHBOR_ALLGATHER, 0, s);
+        return Neighbors.neighborAllgather(c, sources, destinations, sendOrder, sendBuf, sendOffset, sendCount, sendType, recvBuf,
+            recvOffset, recvCount, recvType);
     }
 
-    /** MPI_Neighbor_alltoall over explicit neighbour lists: block j goes to destination j, block i comes from source i. */
+    /** MPI_Neighbor_alltoall over explicit neighbour lists: see {@link Neighbors#neighborAlltoall}. */
     public static Plan neighborAlltoall(final CommState c, final int[] sources, final int[] destinations, final int[] sendOrder,
         final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf,
         final int recvOffset, final int recvCount, final Datatype recvType)
     {
-        final String call = "neighborAlltoall";
-        final Schedule s = new Schedule();
-        final Buffers.Slot[] in = blockSlots(call, recvBuf, recvOffset, recvCount, recvType, sources.length, true);
-        final Buffers.Slot[] out = blockSlots(call, sendBuf, sendOffset, sendCount, sendType, destinations.length, false);
-        for (int i = 0; i < sources.length; i++)
-        {
-            if (sources[i] != Comm.PROC_NULL)
-            {
-                recv(s, sources[i], in[i]);
-            }
-        }
-        for (int k = 0; k < destinations.length; k++)
-        {
-            final int j = sendOrder == null ? k : sendOrder[k];
-            if (destinations[j] != Comm.PROC_NULL)
-            {
-                send(s, destinations[j], out[j]);
-            }
-        }
-        s.next();
-        return plan(c, call, K_NEIGHBOR_ALLTOALL, 0, s);
-    }
-
-    private static Buffers.Slot[] blockSlots(final String call, final Object buf, final int offset, final int count, final Datatype type,
-        final int blocks, final boolean receive)
-    {
-        if (type == null)
-        {
-            throw new MpiException(ErrorClass.ERR_TYPE, call + ": datatype is null");
-        }
-        final Buffers.Slot[] slots = new Buffers.Slot[blocks];
-        for (int i = 0; i < blocks; i++)
-        {
-            slots[i] = Buffers.slot(buf, offset, (long)i * count * type.extent(), count, type);
-            if (receive)
-            {
-                Buffers.checkRecv(call, slots[i].buf(), slots[i].offset(), slots[i].count(), slots[i].type());
-            }
-            else
-            {
-                Buffers.checkSend(call, slots[i].buf(), slots[i].offset(), slots[i].count(), slots[i].type());
-            }
-        }
-        return slots;
+        return Neighbors.neighborAlltoall(c, sources, destinations, sendOrder, sendBuf, sendOffset, sendCount, sendType, recvBuf,
+            recvOffset, recvCount, recvType);
     }
 
     // ------------------------------------------------------------------------------------------ check

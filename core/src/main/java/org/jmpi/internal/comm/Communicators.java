@@ -12,17 +12,16 @@ import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.Group;
 import org.jmpi.MpiException;
-import org.jmpi.Op;
 import org.jmpi.internal.coll.CollContext;
 import org.jmpi.internal.coll.Collectives;
-import org.jmpi.internal.coll.Reductions;
 import org.jmpi.internal.pt2pt.CommState;
 
 /**
  * Making communicators: every new one gets a context-id pair (point-to-point, collective) that no member
- * uses for anything else. The members agree on it by a MAX reduction of their lowest free id
- * ({@link CommState#nextContextId()}), then all reserve up to it plus two. Disjoint communicators made by
- * one split may share a pair: no process belongs to two of them.
+ * uses for anything else, agreed over the parent by a {@link ContextIdAgreement} (safe while other threads make
+ * communicators from other parents) and given back to the rank's pool when the communicator is freed
+ * ({@link CommState#releaseContextIds()}). Disjoint communicators made by one split share a pair: no process
+ * belongs to two of them.
  *
  * <p>Threading: collective over the parent; MPI requires the caller to order such calls on one communicator.
  */
@@ -32,28 +31,26 @@ public final class Communicators
     {
     }
 
-    /** The agreed context id over {@code c} (collective over c), reserved on this rank. */
-    private static int agreeContext(final CommState c)
-    {
-        final int[] id = {c.nextContextId()};
-        final int[] max = new int[1];
-        Reductions.allreduce(c, id, 0, max, 0, 1, Datatype.INT, Op.MAX).start().await();
-        c.reserveContextIds(max[0] + 2);
-        return max[0];
-    }
-
     /** MPI_Comm_dup: same members and order, new contexts; the error handler is inherited. */
     public static CommState dup(final CommState c)
     {
-        final int context = agreeContext(c);
-        return c.derive(context, context + 1, c.rank(), c.worldRanks(), c.name() + ".dup");
+        final int context = ContextIdAgreement.agree(c);
+        return c.deriveOwning(context, c.rank(), c.worldRanks(), c.name() + ".dup");
+    }
+
+    /** Gives back an agreed pair that this rank does not use (not a member of the new communicator). */
+    private static CommState unused(final CommState c, final int context)
+    {
+        c.contextIds().free(c.contextIds().slot(context));
+        return null;
     }
 
     /**
      * MPI_Comm_split:
      * <ol>
-     * <li>Allgather {color, key, lowest free context id} over the parent.</li>
-     * <li>The context id is the maximum of the ids, reserved on every rank.</li>
+     * <li>Allgather {color, key} over the parent.</li>
+     * <li>Agree a context-id pair over the parent ({@link ContextIdAgreement}); every new communicator of the
+     * split takes it (they are disjoint). A rank of {@link Comm#UNDEFINED} colour gives it back.</li>
      * <li>The members of this rank's colour, ordered by (key, parent rank), form its new communicator;
      * {@link Comm#UNDEFINED} colour yields null.</li>
      * </ol>
@@ -65,28 +62,23 @@ public final class Communicators
             throw new MpiException(ErrorClass.ERR_ARG, "split: colour " + color + " must be >= 0 or UNDEFINED");
         }
         final int size = c.size();
-        final int[] mine = {color, key, c.nextContextId()};
-        final int[] all = new int[3 * size];
-        Collectives.allgather(c, mine, 0, 3, Datatype.INT, all, 0, 3, Datatype.INT).start().await();
-        int context = 0;
-        for (int r = 0; r < size; r++)
-        {
-            context = Math.max(context, all[3 * r + 2]);
-        }
-        c.reserveContextIds(context + 2);
+        final int[] mine = {color, key};
+        final int[] all = new int[2 * size];
+        Collectives.allgather(c, mine, 0, 2, Datatype.INT, all, 0, 2, Datatype.INT).start().await();
+        final int context = ContextIdAgreement.agree(c);
         if (color == Comm.UNDEFINED)
         {
-            return null;
+            return unused(c, context);
         }
         final List<Integer> members = new ArrayList<>();
         for (int r = 0; r < size; r++)
         {
-            if (all[3 * r] == color)
+            if (all[2 * r] == color)
             {
                 members.add(r);
             }
         }
-        members.sort(Comparator.<Integer>comparingInt(r -> all[3 * r + 1]).thenComparingInt(r -> r));
+        members.sort(Comparator.<Integer>comparingInt(r -> all[2 * r + 1]).thenComparingInt(r -> r));
         final int[] worldRanks = new int[members.size()];
         int newRank = -1;
         for (int i = 0; i < worldRanks.length; i++)
@@ -97,7 +89,7 @@ public final class Communicators
                 newRank = i;
             }
         }
-        return c.derive(context, context + 1, newRank, worldRanks, c.name() + ".split(" + color + ")");
+        return c.deriveOwning(context, newRank, worldRanks, c.name() + ".split(" + color + ")");
     }
 
     /**
@@ -168,13 +160,13 @@ public final class Communicators
     public static CommState create(final CommState c, final Group group)
     {
         checkSubset("create", c, group);
-        final int context = agreeContext(c);
+        final int context = ContextIdAgreement.agree(c);
         final int newRank = indexOf(group.worldRanks(), c.worldRank(c.rank()));
         if (newRank < 0)
         {
-            return null;
+            return unused(c, context);
         }
-        return c.derive(context, context + 1, newRank, group.worldRanks(), c.name() + ".create");
+        return c.deriveOwning(context, newRank, group.worldRanks(), c.name() + ".create");
     }
 
     /**
@@ -183,7 +175,7 @@ public final class Communicators
      * <li>A temporary communicator over the members matches on the parent's collective context with a tag
      * reserved for this call (derived from {@code tag}), so it meets neither the parent's collectives nor other
      * create_group calls with other tags.</li>
-     * <li>The context id is agreed over it as usual.</li>
+     * <li>The context id is agreed over it as usual ({@link ContextIdAgreement}, all rounds under that tag).</li>
      * </ol>
      */
     public static CommState createGroup(final CommState c, final Group group, final int tag)
@@ -200,9 +192,8 @@ public final class Communicators
         }
         final CommState temporary = c.derive(c.collContextId(), c.collContextId(), newRank, group.worldRanks(), "createGroup");
         CollContext.bindSpecial(temporary, tag);
-        final int context = agreeContext(temporary);
-        c.reserveContextIds(context + 2);
-        return c.derive(context, context + 1, newRank, group.worldRanks(), c.name() + ".createGroup");
+        final int context = ContextIdAgreement.agree(temporary);
+        return c.deriveOwning(context, newRank, group.worldRanks(), c.name() + ".createGroup");
     }
 
     private static int indexOf(final int[] worldRanks, final int worldRank)

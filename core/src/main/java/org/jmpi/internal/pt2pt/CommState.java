@@ -1,14 +1,21 @@
 package org.jmpi.internal.pt2pt;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+
 import org.jmpi.ErrorHandler;
 import org.jmpi.MpiException;
+import org.jmpi.internal.comm.ContextIdPool;
 import org.jmpi.internal.engine.ProgressEngine;
 
 /**
  * What a communicator is inside: its matching contexts (one for point-to-point, one for collectives,
  * so their traffic never matches across), its ranks' world ranks, and its error handler.
  *
- * <p>Threading: immutable but for the error handler and name (volatile); any thread.
+ * <p>Context ids come from the rank's {@link ContextIdPool} (shared by all communicators of the rank): a
+ * communicator made by {@code org.jmpi.internal.comm.Communicators} owns its pair and gives it back with
+ * {@link #releaseContextIds()} when freed; WORLD, SELF and intercommunicator parts do not.
+ *
+ * <p>Threading: immutable but for the error handler and name (volatile) and the release flag; any thread.
  */
 public final class CommState
 {
@@ -25,13 +32,19 @@ public final class CommState
     private final Aborter aborter;
     final int contextId;
     final int collContextId;
-    private final java.util.concurrent.atomic.AtomicInteger nextContext;
+    private final ContextIdPool contextIds;
+    /** Whether this state took its pair from the pool (and must give it back); null if it did not. */
+    private final AtomicBoolean ownsContext;
     final int rank;
     final int[] worldRanks;
     private volatile ErrorHandler errorHandler;
     private volatile String name;
     private final RequestImpl.ErrorSink errorSink = this::handle;
 
+    /**
+     * A rank's first communicators (WORLD, SELF): the others are derived from them and share {@code contextIds},
+     * the rank's pool of free context ids.
+     */
     public CommState(
         final Protocol protocol,
         final BsendBuffer bsendBuffer,
@@ -42,9 +55,26 @@ public final class CommState
         final int[] worldRanks,
         final ErrorHandler errorHandler,
         final String name,
-        final java.util.concurrent.atomic.AtomicInteger nextContext)
+        final ContextIdPool contextIds)
     {
-        this.nextContext = nextContext;
+        this(protocol, bsendBuffer, aborter, contextId, collContextId, rank, worldRanks, errorHandler, name, contextIds, false);
+    }
+
+    private CommState(
+        final Protocol protocol,
+        final BsendBuffer bsendBuffer,
+        final Aborter aborter,
+        final int contextId,
+        final int collContextId,
+        final int rank,
+        final int[] worldRanks,
+        final ErrorHandler errorHandler,
+        final String name,
+        final ContextIdPool contextIds,
+        final boolean ownsContext)
+    {
+        this.contextIds = contextIds;
+        this.ownsContext = ownsContext ? new AtomicBoolean(true) : null;
         this.protocol = protocol;
         this.engine = protocol.engine();
         this.bsendBuffer = bsendBuffer;
@@ -69,23 +99,52 @@ public final class CommState
     public CommState derive(final int contextId, final int collContextId, final int rank, final int[] worldRanks, final String name)
     {
         return new CommState(protocol, bsendBuffer, aborter, contextId, collContextId, rank, worldRanks.clone(),
-            errorHandler, name, nextContext);
+            errorHandler, name, contextIds, false);
     }
 
     /**
-     * This rank's lowest context id not yet used by any communicator it belongs to. Context ids of a
-     * new communicator must agree across its members: take the maximum of every member's
-     * {@code nextContextId()} (an allreduce), then {@link #reserveContextIds(int)} up to it plus two.
+     * As {@link #derive}, for a communicator that owns the pair {@code contextId, contextId + 1}, committed in
+     * this rank's pool by a {@code ContextIdAgreement}: {@link #releaseContextIds()} gives it back.
+     */
+    public CommState deriveOwning(final int contextId, final int rank, final int[] worldRanks, final String name)
+    {
+        return new CommState(protocol, bsendBuffer, aborter, contextId, contextId + 1, rank, worldRanks.clone(),
+            errorHandler, name, contextIds, true);
+    }
+
+    /** This rank's pool of context ids (shared by all its communicators). */
+    public ContextIdPool contextIds()
+    {
+        return contextIds;
+    }
+
+    /**
+     * Gives this communicator's context ids back to the rank's pool, once (MPI_Comm_free); nothing for
+     * communicators that do not own theirs (WORLD, SELF, intercommunicator parts).
+     */
+    public void releaseContextIds()
+    {
+        if (ownsContext != null && ownsContext.compareAndSet(true, false))
+        {
+            contextIds.free(contextIds.slot(contextId));
+        }
+    }
+
+    /**
+     * For agreements by maximum (intercommunicators): an id from which every id up is free on this rank. The
+     * members take the maximum of their values (an allreduce), then all {@link #reserveContextIds(int)} up to it
+     * plus the ids they use. Not safe against a concurrent creation on another communicator of the same rank:
+     * use {@code ContextIdAgreement} where possible.
      */
     public int nextContextId()
     {
-        return nextContext.get();
+        return contextIds.highWaterId();
     }
 
-    /** Marks context ids below {@code end} as used on this rank. */
+    /** Marks the free context ids below {@code end} as used on this rank, for good (see {@link #nextContextId()}). */
     public void reserveContextIds(final int end)
     {
-        nextContext.accumulateAndGet(end, Math::max);
+        contextIds.reserveBelow(end);
     }
 
     /** The world rank of each member, indexed by rank in this communicator (a copy). */

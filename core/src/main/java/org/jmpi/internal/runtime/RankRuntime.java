@@ -163,11 +163,11 @@ public final class RankRuntime
         engine.start();
 
         final CommState.Aborter aborter = this::abort;
-        final java.util.concurrent.atomic.AtomicInteger nextContext = new java.util.concurrent.atomic.AtomicInteger(FIRST_FREE_CONTEXT);
+        final org.jmpi.internal.comm.ContextIdPool contextIds = new org.jmpi.internal.comm.ContextIdPool(FIRST_FREE_CONTEXT);
         world = new CommState(protocol, bsendBuffer, aborter, WORLD_CONTEXT, WORLD_CONTEXT + 1, rank,
-            IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_ARE_FATAL, "WORLD", nextContext);
+            IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_ARE_FATAL, "WORLD", contextIds);
         self = new CommState(protocol, bsendBuffer, aborter, SELF_CONTEXT, SELF_CONTEXT + 1, 0,
-            new int[] {rank}, ErrorHandler.ERRORS_ARE_FATAL, "SELF", nextContext);
+            new int[] {rank}, ErrorHandler.ERRORS_ARE_FATAL, "SELF", contextIds);
         bootstrap.fence(initTimeoutNs);
     }
 
