@@ -1,5 +1,7 @@
 package org.jmpi;
 
+import java.util.function.Supplier;
+
 import org.jmpi.internal.coll.Collectives;
 import org.jmpi.internal.coll.InterCollectives;
 import org.jmpi.internal.coll.Reductions;
@@ -12,9 +14,16 @@ import org.jmpi.internal.pt2pt.SendMode;
  * <em>remote</em> group. Made by {@link #create}; {@link #merge} makes an intracommunicator of both groups.
  *
  * <p>Contexts: an intercommunicator takes four context ids agreed across both groups: point-to-point, a
- * private one for its own agreements between the groups (merge), and one for its local group's internal
- * collectives. Collectives over it: {@link #barrier}, {@link #bcast}, {@link #allreduce} (blocking); the
- * others are not implemented yet (issue 4).
+ * private one for its own agreements between the groups (merge), one for its local group, and one for its
+ * collectives, which run over both groups as one communicator (see docs/collectives.md, "Intercommunicators").
+ *
+ * <p>Collectives (MPI 4.1 §6.2.2), blocking and nonblocking ({@code i...}, returning a {@link Request}; any
+ * number may be in flight and complete in any order): barrier, bcast, gather(v), scatter(v), allgather(v),
+ * alltoall(v, w), reduce, allreduce, reduceScatterBlock, reduceScatter. Data flows between the groups: in
+ * rooted calls the root passes {@link #ROOT}, the rest of its group {@link Comm#PROC_NULL}, and the other group
+ * the root's rank in the root's group; the per-rank arrays of the v- and w-variants and the blocks of
+ * allgather and alltoall name ranks of the <em>remote</em> group. {@link Comm#IN_PLACE} is not allowed
+ * ({@link ErrorClass#ERR_BUFFER}); scan and exscan are not defined on intercommunicators.
  *
  * <p>Threading: as {@link Comm}.
  */
@@ -29,12 +38,15 @@ public final class Intercomm
     private final CommState bridge;
     /** The local group as an intracommunicator. */
     private final CommState local;
+    /** Both groups as one communicator, for the collectives (see {@link InterCollectives}). */
+    private final InterCollectives.Groups groups;
 
-    private Intercomm(final CommState remote, final CommState bridge, final CommState local)
+    private Intercomm(final CommState remote, final CommState bridge, final CommState local, final InterCollectives.Groups groups)
     {
         this.remote = remote;
         this.bridge = bridge;
         this.local = local;
+        this.groups = groups;
     }
 
     /**
@@ -87,7 +99,8 @@ public final class Intercomm
             lc.reserveContextIds(context + 4);
             return new Intercomm(lc.derive(context, context + 1, lc.rank(), remoteWorld, "intercomm"),
                 lc.derive(context + 1, context + 1, lc.rank(), remoteWorld, "intercomm.bridge"),
-                lc.derive(context + 2, context + 2, lc.rank(), lc.worldRanks(), "intercomm.local"));
+                lc.derive(context + 2, context + 2, lc.rank(), lc.worldRanks(), "intercomm.local"),
+                InterCollectives.Groups.of(lc, lc.worldRanks(), remoteWorld, context + 3));
         }
         catch (final MpiException ex)
         {
@@ -102,50 +115,211 @@ public final class Intercomm
         r.await();
     }
 
-    /** MPI_ROOT: the root of an intercommunicator {@link #bcast} passes it; the rest of its group pass {@link Comm#PROC_NULL}. */
+    /** MPI_ROOT: the root of a rooted intercommunicator collective passes it; the rest of its group pass {@link Comm#PROC_NULL}. */
     public static final int ROOT = InterCollectives.ROOT;
 
-    /** MPI_Barrier over both groups: returns once every member of both has called it. */
+    private void run(final Supplier<Collectives.Plan> plan)
+    {
+        try
+        {
+            plan.get().start().await();
+        }
+        catch (final MpiException ex)
+        {
+            throw local.handle(ex);
+        }
+    }
+
+    private Request begin(final Supplier<Collectives.Plan> plan)
+    {
+        try
+        {
+            return plan.get().start();
+        }
+        catch (final MpiException ex)
+        {
+            throw local.handle(ex);
+        }
+    }
+
+    /** MPI_Barrier on an intercommunicator: no process returns before every process of both groups has called it. */
     public void barrier()
     {
-        try
-        {
-            InterCollectives.barrier(local, bridge);
-        }
-        catch (final MpiException ex)
-        {
-            throw local.handle(ex);
-        }
+        run(() -> InterCollectives.barrier(groups));
     }
 
-    /**
-     * MPI_Bcast from one group to the other: the root passes {@link #ROOT}, the rest of its group
-     * {@link Comm#PROC_NULL}; every member of the other group passes the root's rank in the root's group.
-     */
+    /** MPI_Ibarrier: nonblocking {@link #barrier}; completes once every process of both groups has called it. */
+    public Request ibarrier()
+    {
+        return begin(() -> InterCollectives.barrier(groups));
+    }
+
+    /** MPI_Bcast on an intercommunicator: from one group to the other: the root passes {@link #ROOT}, the rest of its group {@link Comm#PROC_NULL}; every member of the other group passes the root's rank in the root's group and receives the root's {@code count} items. */
     public void bcast(final Object buf, final int offset, final int count, final Datatype type, final int root)
     {
-        try
-        {
-            InterCollectives.bcast(local, bridge, buf, offset, count, type, root);
-        }
-        catch (final MpiException ex)
-        {
-            throw local.handle(ex);
-        }
+        run(() -> InterCollectives.bcast(groups, buf, offset, count, type, root));
     }
 
-    /** MPI_Allreduce over an intercommunicator: each group receives the reduction of the other group's operands. */
-    public void allreduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count,
-        final Datatype type, final Op op)
+    /** MPI_Ibcast: nonblocking {@link #bcast}; the buffers must not be touched until the request completes. */
+    public Request ibcast(final Object buf, final int offset, final int count, final Datatype type, final int root)
     {
-        try
-        {
-            InterCollectives.allreduce(local, bridge, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
-        }
-        catch (final MpiException ex)
-        {
-            throw local.handle(ex);
-        }
+        return begin(() -> InterCollectives.bcast(groups, buf, offset, count, type, root));
+    }
+
+    /** MPI_Gather on an intercommunicator: the root ({@link #ROOT}; the rest of its group {@link Comm#PROC_NULL}) receives rank j of the other group's block at {@code j * recvCount} items of {@code recvType}; the other group passes the root's rank and sends. Receive arguments matter at the root only, send arguments in the other group only. */
+    public void gather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        run(() -> InterCollectives.gather(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Igather: nonblocking {@link #gather}; the buffers must not be touched until the request completes. */
+    public Request igather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        return begin(() -> InterCollectives.gather(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Gatherv on an intercommunicator: as {@link #gather}, with {@code recvCounts[j]} items at {@code displs[j]} extents of {@code recvType} for rank j of the other group. */
+    public void gatherv(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType, final int root)
+    {
+        run(() -> InterCollectives.gatherv(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root));
+    }
+
+    /** MPI_Igatherv: nonblocking {@link #gatherv}; the buffers must not be touched until the request completes. */
+    public Request igatherv(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType, final int root)
+    {
+        return begin(() -> InterCollectives.gatherv(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root));
+    }
+
+    /** MPI_Scatter on an intercommunicator: rank j of the other group receives the root's block at {@code j * sendCount} items of {@code sendType}; the root passes {@link #ROOT}, the rest of its group {@link Comm#PROC_NULL}, the other group the root's rank. */
+    public void scatter(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        run(() -> InterCollectives.scatter(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Iscatter: nonblocking {@link #scatter}; the buffers must not be touched until the request completes. */
+    public Request iscatter(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        return begin(() -> InterCollectives.scatter(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Scatterv on an intercommunicator: as {@link #scatter}, with {@code sendCounts[j]} items at {@code displs[j]} extents of {@code sendType} for rank j of the other group. */
+    public void scatterv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] displs, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        run(() -> InterCollectives.scatterv(groups, sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Iscatterv: nonblocking {@link #scatterv}; the buffers must not be touched until the request completes. */
+    public Request iscatterv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] displs, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        return begin(() -> InterCollectives.scatterv(groups, sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Allgather on an intercommunicator: every process receives rank j of the <em>other</em> group's block at {@code j * recvCount} items of {@code recvType}. */
+    public void allgather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        run(() -> InterCollectives.allgather(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+    }
+
+    /** MPI_Iallgather: nonblocking {@link #allgather}; the buffers must not be touched until the request completes. */
+    public Request iallgather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        return begin(() -> InterCollectives.allgather(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+    }
+
+    /** MPI_Allgatherv on an intercommunicator: as {@link #allgather}, with {@code recvCounts[j]} items at {@code displs[j]} extents of {@code recvType} for rank j of the other group. */
+    public void allgatherv(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType)
+    {
+        run(() -> InterCollectives.allgatherv(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType));
+    }
+
+    /** MPI_Iallgatherv: nonblocking {@link #allgatherv}; the buffers must not be touched until the request completes. */
+    public Request iallgatherv(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType)
+    {
+        return begin(() -> InterCollectives.allgatherv(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType));
+    }
+
+    /** MPI_Alltoall on an intercommunicator: send block j goes to rank j of the other group, receive block j comes from it (blocks of the remote group's size). */
+    public void alltoall(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        run(() -> InterCollectives.alltoall(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+    }
+
+    /** MPI_Ialltoall: nonblocking {@link #alltoall}; the buffers must not be touched until the request completes. */
+    public Request ialltoall(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        return begin(() -> InterCollectives.alltoall(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+    }
+
+    /** MPI_Alltoallv on an intercommunicator: as {@link #alltoall}, with per-rank counts and displacements (in extents of the types), indexed by rank in the other group. */
+    public void alltoallv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] sendDispls, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] recvDispls, final Datatype recvType)
+    {
+        run(() -> InterCollectives.alltoallv(groups, sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType));
+    }
+
+    /** MPI_Ialltoallv: nonblocking {@link #alltoallv}; the buffers must not be touched until the request completes. */
+    public Request ialltoallv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] sendDispls, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] recvDispls, final Datatype recvType)
+    {
+        return begin(() -> InterCollectives.alltoallv(groups, sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType));
+    }
+
+    /** MPI_Alltoallw on an intercommunicator: as {@link #alltoallv}, with per-rank types and displacements in bytes. */
+    public void alltoallw(final Object sendBuf, final int sendOffset, final int[] sendCounts, final long[] sendDisplsBytes, final Datatype[] sendTypes, final Object recvBuf, final int recvOffset, final int[] recvCounts, final long[] recvDisplsBytes, final Datatype[] recvTypes)
+    {
+        run(() -> InterCollectives.alltoallw(groups, sendBuf, sendOffset, sendCounts, sendDisplsBytes, sendTypes, recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes));
+    }
+
+    /** MPI_Ialltoallw: nonblocking {@link #alltoallw}; the buffers must not be touched until the request completes. */
+    public Request ialltoallw(final Object sendBuf, final int sendOffset, final int[] sendCounts, final long[] sendDisplsBytes, final Datatype[] sendTypes, final Object recvBuf, final int recvOffset, final int[] recvCounts, final long[] recvDisplsBytes, final Datatype[] recvTypes)
+    {
+        return begin(() -> InterCollectives.alltoallw(groups, sendBuf, sendOffset, sendCounts, sendDisplsBytes, sendTypes, recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes));
+    }
+
+    /** MPI_Reduce on an intercommunicator: the root ({@link #ROOT}; the rest of its group {@link Comm#PROC_NULL}) receives the reduction, in rank order, of the other group's {@code count} items; the other group passes the root's rank. The send buffer matters in the other group only, the receive buffer at the root only. */
+    public void reduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
+    {
+        run(() -> InterCollectives.reduce(groups, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
+    }
+
+    /** MPI_Ireduce: nonblocking {@link #reduce}; the buffers must not be touched until the request completes. */
+    public Request ireduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
+    {
+        return begin(() -> InterCollectives.reduce(groups, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
+    }
+
+    /** MPI_Allreduce on an intercommunicator: each group receives the reduction, in rank order, of the <em>other</em> group's operands. */
+    public void allreduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
+    {
+        run(() -> InterCollectives.allreduce(groups, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+    }
+
+    /** MPI_Iallreduce: nonblocking {@link #allreduce}; the buffers must not be touched until the request completes. */
+    public Request iallreduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
+    {
+        return begin(() -> InterCollectives.allreduce(groups, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+    }
+
+    /** MPI_Reduce_scatter_block on an intercommunicator: each group contributes vectors of {@code size() * recvCount} items (the two groups' lengths must be equal); the reduction of the <em>other</em> group's vectors is scattered over this group in blocks of {@code recvCount} items, block i to local rank i. */
+    public void reduceScatterBlock(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype type, final Op op)
+    {
+        run(() -> InterCollectives.reduceScatterBlock(groups, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
+    }
+
+    /** MPI_Ireduce_scatter_block: nonblocking {@link #reduceScatterBlock}; the buffers must not be touched until the request completes. */
+    public Request ireduceScatterBlock(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype type, final Op op)
+    {
+        return begin(() -> InterCollectives.reduceScatterBlock(groups, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
+    }
+
+    /** MPI_Reduce_scatter on an intercommunicator: each group contributes vectors of sum({@code recvCounts}) items, {@code recvCounts} having one entry per member of this group (the two groups' lengths must be equal); the reduction of the <em>other</em> group's vectors is scattered over this group, local rank i receiving {@code recvCounts[i]} items. */
+    public void reduceScatter(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int[] recvCounts, final Datatype type, final Op op)
+    {
+        run(() -> InterCollectives.reduceScatter(groups, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
+    }
+
+    /** MPI_Ireduce_scatter: nonblocking {@link #reduceScatter}; the buffers must not be touched until the request completes. */
+    public Request ireduceScatter(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int[] recvCounts, final Datatype type, final Op op)
+    {
+        return begin(() -> InterCollectives.reduceScatter(groups, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
     }
 
     /** MPI_Comm_size on an intercommunicator: the local group's size. */
