@@ -603,8 +603,7 @@ final class Kernels
     /**
      * Blocks of 3 to 7 whole 8-byte words (a row of 5 doubles: NAS_LU_y), one move per word through a
      * fall-through switch on the loop-invariant word count: 5 moves for 40 bytes where {@link #copySmall}'s
-     * overlapping moves take 8. Each word is stored before the next is loaded, so source and destination
-     * must not overlap (they never do: a user buffer and a stream, or two ranks' buffers).
+     * overlapping moves take 8. All words are loaded before any is stored.
      */
     @SuppressWarnings("fallthrough")
     private static void stridedWords(final Object srcBase, long src, final long srcStride, final Object dstBase, long dst,
@@ -612,22 +611,41 @@ final class Kernels
     {
         for (int i = 0; i < n; i++, src += srcStride, dst += dstStride)
         {
+            long w6 = 0;
+            long w5 = 0;
+            long w4 = 0;
+            long w3 = 0;
+            long w2 = 0;
             switch (words)
             {
                 case 7:
-                    UnsafeApi.putLongUnaligned(dstBase, dst + 48, UnsafeApi.getLongUnaligned(srcBase, src + 48));
+                    w6 = UnsafeApi.getLongUnaligned(srcBase, src + 48);
                 case 6:
-                    UnsafeApi.putLongUnaligned(dstBase, dst + 40, UnsafeApi.getLongUnaligned(srcBase, src + 40));
+                    w5 = UnsafeApi.getLongUnaligned(srcBase, src + 40);
                 case 5:
-                    UnsafeApi.putLongUnaligned(dstBase, dst + 32, UnsafeApi.getLongUnaligned(srcBase, src + 32));
+                    w4 = UnsafeApi.getLongUnaligned(srcBase, src + 32);
                 case 4:
-                    UnsafeApi.putLongUnaligned(dstBase, dst + 24, UnsafeApi.getLongUnaligned(srcBase, src + 24));
-                case 3:
-                    UnsafeApi.putLongUnaligned(dstBase, dst + 16, UnsafeApi.getLongUnaligned(srcBase, src + 16));
+                    w3 = UnsafeApi.getLongUnaligned(srcBase, src + 24);
                 default:
-                    UnsafeApi.putLongUnaligned(dstBase, dst + 8, UnsafeApi.getLongUnaligned(srcBase, src + 8));
-                    UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, src));
+                    w2 = UnsafeApi.getLongUnaligned(srcBase, src + 16);
             }
+            final long w1 = UnsafeApi.getLongUnaligned(srcBase, src + 8);
+            final long w0 = UnsafeApi.getLongUnaligned(srcBase, src);
+            switch (words)
+            {
+                case 7:
+                    UnsafeApi.putLongUnaligned(dstBase, dst + 48, w6);
+                case 6:
+                    UnsafeApi.putLongUnaligned(dstBase, dst + 40, w5);
+                case 5:
+                    UnsafeApi.putLongUnaligned(dstBase, dst + 32, w4);
+                case 4:
+                    UnsafeApi.putLongUnaligned(dstBase, dst + 24, w3);
+                default:
+                    UnsafeApi.putLongUnaligned(dstBase, dst + 16, w2);
+            }
+            UnsafeApi.putLongUnaligned(dstBase, dst + 8, w1);
+            UnsafeApi.putLongUnaligned(dstBase, dst, w0);
         }
     }
 
