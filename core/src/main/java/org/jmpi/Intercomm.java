@@ -1,10 +1,14 @@
 package org.jmpi;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import org.jmpi.internal.coll.Collectives;
+import org.jmpi.internal.coll.CollContext;
 import org.jmpi.internal.coll.InterCollectives;
-import org.jmpi.internal.coll.Reductions;
+import org.jmpi.internal.coll.PersistentCollRequest;
+import org.jmpi.internal.comm.ContextIdPool;
+import org.jmpi.internal.comm.InterContextIdAgreement;
 import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.PointToPoint;
 import org.jmpi.internal.pt2pt.SendMode;
@@ -13,12 +17,14 @@ import org.jmpi.internal.pt2pt.SendMode;
  * An intercommunicator (MPI 4.1 §7.6): two disjoint groups; point-to-point ranks name processes of the
  * <em>remote</em> group. Made by {@link #create}; {@link #merge} makes an intracommunicator of both groups.
  *
- * <p>Contexts: an intercommunicator takes four context ids agreed across both groups: point-to-point, a
- * private one for its own agreements between the groups (merge), one for its local group, and one for its
+ * <p>Contexts: an intercommunicator takes two context-id pairs of the ranks' pools, agreed across both groups
+ * ({@link InterContextIdAgreement}) and given back by {@link #free()}: the first for point-to-point and a private
+ * one for its own agreements between the groups (merge), the second for its local group and for its
  * collectives, which run over both groups as one communicator (see docs/collectives.md, "Intercommunicators").
  *
  * <p>Collectives (MPI 4.1 §6.2.2), blocking and nonblocking ({@code i...}, returning a {@link Request}; any
- * number may be in flight and complete in any order): barrier, bcast, gather(v), scatter(v), allgather(v),
+ * number may be in flight and complete in any order) and persistent ({@code ...Init}, MPI-4: arguments checked
+ * and the schedule built once, each {@link Request#start()} runs it again): barrier, bcast, gather(v), scatter(v), allgather(v),
  * alltoall(v, w), reduce, allreduce, reduceScatterBlock, reduceScatter. Data flows between the groups: in
  * rooted calls the root passes {@link #ROOT}, the rest of its group {@link Comm#PROC_NULL}, and the other group
  * the root's rank in the root's group; the per-rank arrays of the v- and w-variants and the blocks of
@@ -40,6 +46,7 @@ public final class Intercomm
     private final CommState local;
     /** Both groups as one communicator, for the collectives (see {@link InterCollectives}). */
     private final InterCollectives.Groups groups;
+    private final AtomicBoolean freed = new AtomicBoolean();
 
     private Intercomm(final CommState remote, final CommState bridge, final CommState local, final InterCollectives.Groups groups)
     {
@@ -52,11 +59,12 @@ public final class Intercomm
     /**
      * MPI_Intercomm_create: collective over {@code localComm} on each side.
      * <ol>
-     * <li>Each group agrees the maximum of its members' lowest free context ids (allreduce over localComm).</li>
-     * <li>The two leaders exchange {id, group size} and then their groups' world ranks over {@code peerComm}
-     * with {@code tag}.</li>
-     * <li>Each leader broadcasts the remote group and id to its group; every member takes the larger id,
-     * reserves four from it and builds the intercommunicator.</li>
+     * <li>The two leaders exchange their group sizes and then their groups' world ranks over {@code peerComm}
+     * with {@code tag}; each broadcasts the remote group to its group.</li>
+     * <li>Both groups agree two context-id pairs free on every member of both ({@link InterContextIdAgreement}:
+     * each round reduces inside each group, the leaders combine over {@code peerComm} with {@code tag}), one after
+     * the other: safe while other threads of the same ranks make communicators from other parents.</li>
+     * <li>Every member builds the intercommunicator on them; {@link #free()} gives them back.</li>
      * </ol>
      *
      * @param localLeader  rank in {@code localComm} of this group's leader.
@@ -71,36 +79,52 @@ public final class Intercomm
         {
             if (localLeader < 0 || localLeader >= lc.size())
             {
-                throw new MpiException(ErrorClass.ERR_RANK, "intercommCreate: invalid local leader " + localLeader);
+                throw new MpiException(ErrorClass.ERR_RANK, "intercommCreate: invalid local leader " + localLeader + " (local " +
+                    "communicator size " + lc.size() + ")");
             }
-            final int[] mine = {lc.nextContextId()};
-            final int[] localMax = new int[1];
-            Reductions.allreduce(lc, mine, 0, localMax, 0, 1, Datatype.INT, Op.MAX).start().await();
-            final int[] header = new int[2];
-            int[] remoteWorld = NO_INTS;
-            if (lc.rank() == localLeader)
+            if (lc.rank() == localLeader && peerComm == null)
             {
-                final CommState pc = peerComm.state();
-                final int[] out = {localMax[0], lc.size()};
-                exchange(pc, out, header, remoteLeader, tag);
-                remoteWorld = new int[header[1]];
+                throw new MpiException(ErrorClass.ERR_COMM, "intercommCreate: the peer communicator is null at the local leader");
+            }
+            final int[] header = new int[1];
+            int[] remoteWorld = NO_INTS;
+            final CommState pc = lc.rank() == localLeader ? peerComm.state() : null;
+            if (pc != null)
+            {
+                if (remoteLeader < 0 || remoteLeader >= pc.size())
+                {
+                    throw new MpiException(ErrorClass.ERR_RANK, "intercommCreate: invalid remote leader " + remoteLeader +
+                        " (peer communicator size " + pc.size() + ")");
+                }
+                exchange(pc, new int[] {lc.size()}, header, remoteLeader, tag);
+                remoteWorld = new int[header[0]];
                 final int[] ours = lc.worldRanks();
                 final var r = PointToPoint.irecv(pc, remoteWorld, 0, remoteWorld.length, Datatype.INT, remoteLeader, tag);
                 PointToPoint.isend(pc, ours, 0, ours.length, Datatype.INT, remoteLeader, tag, SendMode.STANDARD).await();
                 r.await();
             }
-            Collectives.bcast(lc, header, 0, 2, Datatype.INT, localLeader).start().await();
-            if (lc.rank() != localLeader)
+            Collectives.bcast(lc, header, 0, 1, Datatype.INT, localLeader).start().await();
+            if (pc == null)
             {
-                remoteWorld = new int[header[1]];
+                remoteWorld = new int[header[0]];
             }
             Collectives.bcast(lc, remoteWorld, 0, remoteWorld.length, Datatype.INT, localLeader).start().await();
-            final int context = Math.max(localMax[0], header[0]);
-            lc.reserveContextIds(context + 4);
+            final InterContextIdAgreement.LeaderExchange overPeer = (out, in) -> exchange(pc, out, in, remoteLeader, tag);
+            final int context = InterContextIdAgreement.agree(lc, localLeader, tag, overPeer);
+            final int groupContext;
+            try
+            {
+                groupContext = InterContextIdAgreement.agree(lc, localLeader, tag, overPeer);
+            }
+            catch (final MpiException ex)
+            {
+                lc.contextIds().free(lc.contextIds().slot(context));
+                throw ex;
+            }
             return new Intercomm(lc.derive(context, context + 1, lc.rank(), remoteWorld, "intercomm"),
                 lc.derive(context + 1, context + 1, lc.rank(), remoteWorld, "intercomm.bridge"),
-                lc.derive(context + 2, context + 2, lc.rank(), lc.worldRanks(), "intercomm.local"),
-                InterCollectives.Groups.of(lc, lc.worldRanks(), remoteWorld, context + 3));
+                lc.derive(groupContext, groupContext, lc.rank(), lc.worldRanks(), "intercomm.local"),
+                InterCollectives.Groups.of(lc, lc.worldRanks(), remoteWorld, groupContext + 1));
         }
         catch (final MpiException ex)
         {
@@ -108,10 +132,23 @@ public final class Intercomm
         }
     }
 
+    /** Sends {@code out} to {@code peer} of {@code c} and receives as many ints into {@code in}, with {@code tag}. */
     private static void exchange(final CommState c, final int[] out, final int[] in, final int peer, final int tag)
     {
-        final var r = PointToPoint.irecv(c, in, 0, in.length, Datatype.INT, peer, tag);
-        PointToPoint.isend(c, out, 0, out.length, Datatype.INT, peer, tag, SendMode.STANDARD).await();
+        exchange(c, out, in, out.length, Datatype.INT, peer, tag);
+    }
+
+    /** As above, for longs (the rounds of the context-id agreement). */
+    private static void exchange(final CommState c, final long[] out, final long[] in, final int peer, final int tag)
+    {
+        exchange(c, out, in, out.length, Datatype.LONG, peer, tag);
+    }
+
+    private static void exchange(final CommState c, final Object out, final Object in, final int count, final Datatype type,
+        final int peer, final int tag)
+    {
+        final var r = PointToPoint.irecv(c, in, 0, count, type, peer, tag);
+        PointToPoint.isend(c, out, 0, count, type, peer, tag, SendMode.STANDARD).await();
         r.await();
     }
 
@@ -135,6 +172,19 @@ public final class Intercomm
         try
         {
             return plan.get().start();
+        }
+        catch (final MpiException ex)
+        {
+            throw local.handle(ex);
+        }
+    }
+
+    private Request persistent(final Supplier<Collectives.Plan> plan)
+    {
+        try
+        {
+            final Collectives.Plan p = plan.get();
+            return new PersistentCollRequest(p.comm(), p);
         }
         catch (final MpiException ex)
         {
@@ -322,6 +372,105 @@ public final class Intercomm
         return begin(() -> InterCollectives.reduceScatter(groups, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
     }
 
+    /** MPI_Barrier_init (MPI-4) on an intercommunicator: a persistent {@link #barrier}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request barrierInit()
+    {
+        return persistent(() -> InterCollectives.barrier(groups));
+    }
+
+    /** MPI_Bcast_init (MPI-4) on an intercommunicator: a persistent {@link #bcast}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request bcastInit(final Object buf, final int offset, final int count, final Datatype type, final int root)
+    {
+        return persistent(() -> InterCollectives.bcast(groups, buf, offset, count, type, root));
+    }
+
+    /** MPI_Gather_init (MPI-4) on an intercommunicator: a persistent {@link #gather}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request gatherInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        return persistent(() -> InterCollectives.gather(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Gatherv_init (MPI-4) on an intercommunicator: a persistent {@link #gatherv}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request gathervInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType, final int root)
+    {
+        return persistent(() -> InterCollectives.gatherv(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root));
+    }
+
+    /** MPI_Scatter_init (MPI-4) on an intercommunicator: a persistent {@link #scatter}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request scatterInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        return persistent(() -> InterCollectives.scatter(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Scatterv_init (MPI-4) on an intercommunicator: a persistent {@link #scatterv}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request scattervInit(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] displs, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        return persistent(() -> InterCollectives.scatterv(groups, sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** MPI_Allgather_init (MPI-4) on an intercommunicator: a persistent {@link #allgather}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request allgatherInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        return persistent(() -> InterCollectives.allgather(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+    }
+
+    /** MPI_Allgatherv_init (MPI-4) on an intercommunicator: a persistent {@link #allgatherv}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request allgathervInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType)
+    {
+        return persistent(() -> InterCollectives.allgatherv(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType));
+    }
+
+    /** MPI_Alltoall_init (MPI-4) on an intercommunicator: a persistent {@link #alltoall}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request alltoallInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        return persistent(() -> InterCollectives.alltoall(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+    }
+
+    /** MPI_Alltoallv_init (MPI-4) on an intercommunicator: a persistent {@link #alltoallv}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request alltoallvInit(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] sendDispls, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] recvDispls, final Datatype recvType)
+    {
+        return persistent(() -> InterCollectives.alltoallv(groups, sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType));
+    }
+
+    /** MPI_Alltoallw_init (MPI-4) on an intercommunicator: a persistent {@link #alltoallw}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request alltoallwInit(final Object sendBuf, final int sendOffset, final int[] sendCounts, final long[] sendDisplsBytes, final Datatype[] sendTypes, final Object recvBuf, final int recvOffset, final int[] recvCounts, final long[] recvDisplsBytes, final Datatype[] recvTypes)
+    {
+        return persistent(() -> InterCollectives.alltoallw(groups, sendBuf, sendOffset, sendCounts, sendDisplsBytes, sendTypes, recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes));
+    }
+
+    /** MPI_Reduce_init (MPI-4) on an intercommunicator: a persistent {@link #reduce}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request reduceInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
+    {
+        return persistent(() -> InterCollectives.reduce(groups, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
+    }
+
+    /** MPI_Allreduce_init (MPI-4) on an intercommunicator: a persistent {@link #allreduce}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request allreduceInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
+    {
+        return persistent(() -> InterCollectives.allreduce(groups, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+    }
+
+    /** MPI_Reduce_scatter_block_init (MPI-4) on an intercommunicator: a persistent {@link #reduceScatterBlock}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request reduceScatterBlockInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype type, final Op op)
+    {
+        return persistent(() -> InterCollectives.reduceScatterBlock(groups, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
+    }
+
+    /** MPI_Reduce_scatter_init (MPI-4) on an intercommunicator: a persistent {@link #reduceScatter}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
+    public Request reduceScatterInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int[] recvCounts, final Datatype type, final Op op)
+    {
+        return persistent(() -> InterCollectives.reduceScatter(groups, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
+    }
+
+    /**
+     * Internal (tests): the context ids this intercommunicator matches on: point-to-point, bridge (both from its
+     * first pair), local group, both groups (its second pair).
+     */
+    public int[] contextIds()
+    {
+        return new int[] {remote.contextId(), bridge.contextId(), local.contextId(), groups.union().contextId()};
+    }
+
     /** MPI_Comm_size on an intercommunicator: the local group's size. */
     public int size()
     {
@@ -393,29 +542,29 @@ public final class Intercomm
      * first (if both pass the same, the group whose leader has the lower world rank). Collective over both
      * groups; all members of one group must pass the same {@code high}.
      * <ol>
-     * <li>Each group agrees its maximum lowest free context id.</li>
-     * <li>The leaders (local rank 0) exchange {id, high} over the private context; each broadcasts the
-     * other's to its group.</li>
-     * <li>Everyone takes the larger id, reserves two and orders the groups.</li>
+     * <li>The leaders (local rank 0) exchange {@code high} over the bridge; each broadcasts both to its group.</li>
+     * <li>Both groups agree a context-id pair free on every member of both ({@link InterContextIdAgreement}, the
+     * leaders combining over the bridge); the merged communicator owns it ({@link Comm#free()} gives it back).</li>
+     * <li>Everyone orders the groups and builds the merged communicator.</li>
      * </ol>
      */
     public Comm merge(final boolean high)
     {
         try
         {
-            final int[] mine = {local.nextContextId()};
-            final int[] localMax = new int[1];
-            Reductions.allreduce(local, mine, 0, localMax, 0, 1, Datatype.INT, Op.MAX).start().await();
-            final int[] theirs = new int[2];
-            final int[] ours = {localMax[0], high ? 1 : 0};
+            checkNotFreed("merge");
+            final int[] theirs = new int[1];
+            final int[] flags = {high ? 1 : 0, 0};
             if (local.rank() == 0)
             {
-                exchange(bridge, ours, theirs, 0, LEADER_TAG);
+                exchange(bridge, new int[] {flags[0]}, theirs, 0, LEADER_TAG);
+                flags[1] = theirs[0];
             }
-            Collectives.bcast(local, theirs, 0, 2, Datatype.INT, 0).start().await();
-            Collectives.bcast(local, ours, 1, 1, Datatype.INT, 0).start().await();
-            final boolean ourHigh = ours[1] != 0;
-            final boolean theirHigh = theirs[1] != 0;
+            Collectives.bcast(local, flags, 0, 2, Datatype.INT, 0).start().await();
+            final boolean ourHigh = flags[0] != 0;
+            final boolean theirHigh = flags[1] != 0;
+            final int context = InterContextIdAgreement.agree(local, 0, bridge.contextId(),
+                (out, in) -> exchange(bridge, out, in, 0, LEADER_TAG));
             final int[] localWorld = local.worldRanks();
             final int[] remoteWorld = remote.worldRanks();
             final boolean weFirst = ourHigh != theirHigh ? !ourHigh : localWorld[0] < remoteWorld[0];
@@ -424,14 +573,46 @@ public final class Intercomm
             final int[] second = weFirst ? remoteWorld : localWorld;
             System.arraycopy(firstGroup, 0, merged, 0, firstGroup.length);
             System.arraycopy(second, 0, merged, firstGroup.length, second.length);
-            final int context = Math.max(localMax[0], theirs[0]);
-            local.reserveContextIds(context + 2);
             final int newRank = (weFirst ? 0 : remoteWorld.length) + local.rank();
-            return new Comm(local.derive(context, context + 1, newRank, merged, "merged"));
+            return new Comm(local.deriveOwning(context, newRank, merged, "merged"));
         }
         catch (final MpiException ex)
         {
             throw local.handle(ex);
+        }
+    }
+
+    /**
+     * MPI_Comm_free on an intercommunicator: collectives on it (and {@link #merge}) then fail with
+     * {@link ErrorClass#ERR_COMM}; its two context-id pairs go back to the rank's pool for later communicators.
+     * Local in jmpi, as {@link Comm#free()}. Freeing it twice is ERR_COMM.
+     */
+    public void free()
+    {
+        if (!freed.compareAndSet(false, true))
+        {
+            throw local.handle(new MpiException(ErrorClass.ERR_COMM, "free: intercommunicator (context " + remote.contextId() +
+                ") was already freed"));
+        }
+        CollContext.free(groups.union());
+        CollContext.free(local);
+        CollContext.free(bridge);
+        final ContextIdPool pool = local.contextIds();
+        pool.free(pool.slot(remote.contextId()));
+        pool.free(pool.slot(local.contextId()));
+    }
+
+    /** Whether {@link #free()} was called on this intercommunicator. */
+    public boolean isFreed()
+    {
+        return freed.get();
+    }
+
+    private void checkNotFreed(final String call)
+    {
+        if (freed.get())
+        {
+            throw new MpiException(ErrorClass.ERR_COMM, call + ": intercommunicator (context " + remote.contextId() + ") was freed");
         }
     }
 }

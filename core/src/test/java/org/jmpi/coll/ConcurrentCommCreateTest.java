@@ -10,6 +10,7 @@ import java.util.Set;
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
 import org.jmpi.Group;
+import org.jmpi.Intercomm;
 import org.jmpi.Op;
 import org.jmpi.Ranks;
 import org.jmpi.Request;
@@ -28,19 +29,51 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Communicators made concurrently by several threads of each rank under {@link ThreadLevel#MULTIPLE}, each
  * thread from its own parent (MPI allows collectives on different communicators to run concurrently): every
  * live communicator of a rank must have its own context ids, and traffic on one (same tag, ANY_SOURCE) must
- * never reach another.
+ * never reach another. Intercommunicators (create, and create + merge + free) are made among the rest, so their
+ * agreement across two groups runs while other threads of the same ranks agree ids for dups and splits.
  */
 @Timeout(120)
 class ConcurrentCommCreateTest
 {
     private static final int THREADS = 4;
     private static final int ROUNDS = 10;
-    private static final int KINDS = 5;
+    private static final int KINDS = 7;
     private static final int TAG = 7;
 
-    /** A communicator a thread made, with a value every member knows and no other communicator of the job has. */
-    private record Made(Comm comm, long identity)
+    /**
+     * A communicator (or intercommunicator: {@code inter} not null, {@code comm} null) a thread made, with a value
+     * every member knows and no other communicator of the job has.
+     */
+    private record Made(Comm comm, Intercomm inter, long identity)
     {
+        Made(final Comm comm, final long identity)
+        {
+            this(comm, null, identity);
+        }
+
+        /** The context ids it matches on. */
+        int[] contextIds()
+        {
+            return inter != null ? inter.contextIds() : new int[] {comm.state().contextId(), comm.state().collContextId()};
+        }
+
+        /** Pool slots it owns (an intercommunicator two). */
+        int slots()
+        {
+            return inter != null ? 2 : 1;
+        }
+
+        void free()
+        {
+            if (inter != null)
+            {
+                inter.free();
+            }
+            else
+            {
+                comm.free();
+            }
+        }
     }
 
     @ParameterizedTest
@@ -74,7 +107,7 @@ class ConcurrentCommCreateTest
                 {
                     if ((mine.get(i).identity() / 16) % 2 == 0)
                     {
-                        release(mine.remove(i).comm());
+                        mine.remove(i).free();
                     }
                 }
                 create(parents[t], t, 1, mine);
@@ -122,8 +155,10 @@ class ConcurrentCommCreateTest
     }
 
     /**
-     * ROUNDS new communicators from {@code parent}, cycling through dup, split, create, idup and createGroup
-     * (starting at a different kind per thread so that different kinds run concurrently).
+     * ROUNDS new communicators from {@code parent}, cycling through dup, split, create, idup, createGroup,
+     * intercommunicator create (between the even and odd ranks of the parent, the parent as peer communicator) and
+     * intercommunicator create + merge + free (starting at a different kind per thread so that different kinds run
+     * concurrently).
      */
     private static void create(final Comm parent, final int thread, final int phase, final List<Made> out)
     {
@@ -176,7 +211,7 @@ class ConcurrentCommCreateTest
                     assertNotNull(box[0]);
                     out.add(new Made(box[0], base + 4));
                 }
-                default ->
+                case 4 ->
                 {
                     if (member)
                     {
@@ -185,50 +220,74 @@ class ConcurrentCommCreateTest
                         out.add(new Made(c, base + 5));
                     }
                 }
+                default ->
+                {
+                    final int color = rank % 2;
+                    final Comm half = parent.split(color, rank);
+                    out.add(new Made(half, base + 6 + color));
+                    final Intercomm inter = Intercomm.create(half, 0, parent, 1 - color, TAG + 1 + thread);
+                    assertEquals(size / 2 + (color == 0 ? size % 2 : 0), inter.size());
+                    assertEquals(size - inter.size(), inter.remoteSize());
+                    if ((thread + round) % KINDS == 5)
+                    {
+                        out.add(new Made(null, inter, base + 8));
+                    }
+                    else
+                    {
+                        final Comm merged = inter.merge(color == 1);
+                        assertEquals(size, merged.size());
+                        assertEquals(color == 0 ? rank / 2 : (size + 1) / 2 + rank / 2, merged.rank());
+                        inter.free();
+                        assertTrue(inter.isFreed());
+                        out.add(new Made(merged, base + 9));
+                    }
+                }
             }
         }
     }
 
     /**
      * Every live communicator of this rank (world, the parents, everything made) has context ids no other one
-     * has, and the rank's pool holds exactly one pair per live communicator (freed ones and pairs agreed for
+     * has, and the rank's pool holds exactly the pairs they own (one each, two per intercommunicator; freed ones and pairs agreed for
      * communicators this rank is not in went back). All ranks agree on the verdict before anyone sends, so a failure does not leave peers hanging.
      */
     private static void checkDistinct(final Comm world, final Comm[] parents, final List<List<Made>> made)
     {
-        final List<Comm> live = new ArrayList<>();
-        live.add(world);
-        live.addAll(List.of(parents));
+        final List<Made> all = new ArrayList<>();
+        all.add(new Made(world, 0));
+        for (final Comm p : parents)
+        {
+            all.add(new Made(p, 0));
+        }
         for (final List<Made> list : made)
         {
-            for (final Made m : list)
-            {
-                live.add(m.comm());
-            }
+            all.addAll(list);
         }
         final Set<Integer> ids = new HashSet<>();
         final StringBuilder clashes = new StringBuilder();
-        for (final Comm c : live)
+        int owned = -1;
+        for (final Made m : all)
         {
-            for (final int id : new int[] {c.state().contextId(), c.state().collContextId()})
+            owned += m.slots();
+            for (final int id : m.contextIds())
             {
                 if (!ids.add(id))
                 {
-                    clashes.append(' ').append(c.name()).append(" reuses context ").append(id).append(';');
+                    clashes.append(' ').append(m.inter() != null ? "an intercommunicator" : m.comm().name()).append(" reuses context ")
+                        .append(id).append(';');
                 }
             }
         }
-        final int owned = live.size() - 1;
         final int used = world.state().contextIds().usedCount();
         if (used != owned)
         {
-            clashes.append(" the pool has ").append(used).append(" pairs in use for ").append(owned).append(" live communicators;");
+            clashes.append(" the pool has ").append(used).append(" pairs in use for ").append(owned).append(" owned by live communicators;");
         }
         final int[] ok = {clashes.length() == 0 ? 1 : 0};
-        final int[] all = new int[1];
-        world.allreduce(ok, 0, all, 0, 1, Datatype.INT, Op.MIN);
+        final int[] verdict = new int[1];
+        world.allreduce(ok, 0, verdict, 0, 1, Datatype.INT, Op.MIN);
         assertTrue(clashes.length() == 0, "rank " + world.rank() + " of " + world.size() + ":" + clashes);
-        assertEquals(1, all[0], "another rank found communicators sharing a context id");
+        assertEquals(1, verdict[0], "another rank found communicators sharing a context id");
     }
 
     /**
@@ -240,6 +299,11 @@ class ConcurrentCommCreateTest
     {
         for (final Made m : list)
         {
+            if (m.inter() != null)
+            {
+                exchangeAcross(m.inter(), m.identity());
+                continue;
+            }
             final Comm c = m.comm();
             final int me = c.rank();
             final int peers = c.size() - 1;
@@ -266,9 +330,34 @@ class ConcurrentCommCreateTest
         }
     }
 
-    /** Frees {@code c}, which gives its context ids back to this rank's pool. */
-    private static void release(final Comm c)
+    /**
+     * As {@link #exchange} across an intercommunicator: every member sends {identity, rank} to every member of
+     * the remote group and receives as many with ANY_SOURCE; then an allreduce across (each group gets the other's
+     * sum of {identity, 1}) checks the collective context too.
+     */
+    private static void exchangeAcross(final Intercomm inter, final long identity)
     {
-        c.free();
+        final int remote = inter.remoteSize();
+        final long[] out = {identity, inter.rank()};
+        final Request[] sends = new Request[remote];
+        for (int p = 0; p < remote; p++)
+        {
+            sends[p] = inter.isend(out, 0, 2, Datatype.LONG, p, TAG);
+        }
+        final boolean[] seen = new boolean[remote];
+        for (int i = 0; i < remote; i++)
+        {
+            final long[] in = new long[2];
+            final Status st = inter.recv(in, 0, 2, Datatype.LONG, Comm.ANY_SOURCE, TAG);
+            assertEquals(identity, in[0], "message of another communicator received on an intercommunicator");
+            assertEquals(st.source(), (int) in[1], "source of the message on an intercommunicator");
+            assertTrue(!seen[st.source()], "two messages from remote rank " + st.source() + " on an intercommunicator");
+            seen[st.source()] = true;
+        }
+        Request.waitAll(sends);
+        final long[] sum = new long[2];
+        inter.allreduce(new long[] {identity, 1}, 0, sum, 0, 2, Datatype.LONG, Op.SUM);
+        assertEquals(identity * remote, sum[0], "allreduce across an intercommunicator");
+        assertEquals(remote, sum[1], "allreduce across an intercommunicator");
     }
 }

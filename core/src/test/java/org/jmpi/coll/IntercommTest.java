@@ -1,18 +1,27 @@
 package org.jmpi.coll;
 
+import java.util.List;
+
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
+import org.jmpi.ErrorClass;
 import org.jmpi.Intercomm;
+import org.jmpi.MpiException;
 import org.jmpi.Op;
 import org.jmpi.Ranks;
 import org.jmpi.Status;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Intercommunicators: create from a split world, point-to-point across, merge. */
+/** Intercommunicators: create from a split world, point-to-point across, merge, free. */
 @Timeout(60)
 class IntercommTest
 {
@@ -95,6 +104,60 @@ class IntercommTest
             {
                 assertEquals(2 * i, order[bSize + i]);
             }
+        });
+    }
+
+    /**
+     * An intercommunicator owns two context-id pairs of each member's pool and a merged communicator one; free gives
+     * them back; collectives, persistent inits and merge on a freed intercommunicator fail with ERR_COMM, and so does
+     * a second free, while the merged communicator lives on.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 5})
+    void shouldGiveContextIdsBackOnFreeAndRefuseCollectivesAfterwards(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int rank = world.rank();
+            final boolean inA = rank % 2 == 0;
+            final Comm half = world.split(inA ? 0 : 1, rank);
+            final int before = world.state().contextIds().usedCount();
+            final Intercomm inter = Intercomm.create(half, 0, world, inA ? 1 : 0, 98);
+            assertEquals(before + 2, world.state().contextIds().usedCount(), "an intercommunicator takes two pairs");
+            final int[] ids = inter.contextIds();
+            assertEquals(ids[0] + 1, ids[1], "point-to-point and bridge: one pair");
+            assertEquals(ids[2] + 1, ids[3], "local group and both groups: one pair");
+            assertNotEquals(ids[0], ids[2]);
+            final Comm merged = inter.merge(false);
+            assertEquals(before + 3, world.state().contextIds().usedCount(), "a merged communicator takes one pair");
+            assertFalse(inter.isFreed());
+            inter.free();
+            assertTrue(inter.isFreed());
+            assertEquals(before + 1, world.state().contextIds().usedCount(), "free gives the intercommunicator's pairs back");
+            final long[] buf = new long[4];
+            final int root = inA ? (inter.rank() == 0 ? Intercomm.ROOT : Comm.PROC_NULL) : 0;
+            final List<Executable> calls = List.of(
+                inter::barrier,
+                inter::ibarrier,
+                inter::barrierInit,
+                () -> inter.bcast(buf, 0, 1, Datatype.LONG, root),
+                () -> inter.allreduceInit(buf, 0, buf, 1, 1, Datatype.LONG, Op.SUM),
+                () -> inter.merge(true),
+                inter::free);
+            for (final Executable call : calls)
+            {
+                final MpiException ex = assertThrows(MpiException.class, call);
+                assertEquals(ErrorClass.ERR_COMM, ex.errorClass(), ex.getMessage());
+            }
+            final int[] sum = new int[1];
+            merged.allreduce(new int[] {rank}, 0, sum, 0, 1, Datatype.INT, Op.SUM);
+            assertEquals(size * (size - 1) / 2, sum[0]);
+            merged.free();
+            assertEquals(before, world.state().contextIds().usedCount());
+            // The pairs given back are taken again by the next intercommunicator, which works.
+            final Intercomm again = Intercomm.create(half, 0, world, inA ? 1 : 0, 98);
+            again.barrier();
+            again.free();
         });
     }
 }

@@ -1,5 +1,7 @@
 package org.jmpi.internal.comm;
 
+import java.util.function.IntToLongFunction;
+
 import org.jmpi.Comm;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
@@ -44,7 +46,7 @@ public class ContextIdAgreement extends RequestImpl implements Protocol.Activity
     private static final Status OK = new Status(Comm.ANY_SOURCE, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0);
     private static final int MASK_OFFSET = 2;
     private static final int WORDS = MASK_OFFSET + ContextIdPool.WINDOW_WORDS;
-    private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+    static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
     /** The communicator whose members agree. */
     protected final CommState over;
@@ -157,7 +159,8 @@ public class ContextIdAgreement extends RequestImpl implements Protocol.Activity
                     return true;
                 }
                 releaseHold();
-                final int pick = pick(round, seed + rounds * GOLDEN);
+                final ContextAgreement result = round;
+                final int pick = pick(i -> result.value(MASK_OFFSET + i), seed + rounds * GOLDEN);
                 final long[] words = new long[WORDS];
                 if (pick < 0)
                 {
@@ -211,13 +214,16 @@ public class ContextIdAgreement extends RequestImpl implements Protocol.Activity
             : new MpiException(ErrorClass.ERR_OTHER, "context id agreement on " + over.name() + " failed: " + ex, ex));
     }
 
-    /** The index in the window of the set bit of the common mask chosen by {@code random}, or -1 if none is set. */
-    private static int pick(final ContextAgreement result, final long random)
+    /**
+     * The index in the window of the set bit of the common mask (word i: {@code mask.applyAsLong(i)}) chosen by
+     * {@code random}, or -1 if none is set.
+     */
+    static int pick(final IntToLongFunction mask, final long random)
     {
         int free = 0;
         for (int i = 0; i < ContextIdPool.WINDOW_WORDS; i++)
         {
-            free += Long.bitCount(result.value(MASK_OFFSET + i));
+            free += Long.bitCount(mask.applyAsLong(i));
         }
         if (free == 0)
         {
@@ -226,7 +232,7 @@ public class ContextIdAgreement extends RequestImpl implements Protocol.Activity
         int skip = (int) Math.floorMod(mix(random), (long) free);
         for (int i = 0; i < ContextIdPool.WINDOW_WORDS; i++)
         {
-            long word = result.value(MASK_OFFSET + i);
+            long word = mask.applyAsLong(i);
             final int n = Long.bitCount(word);
             if (skip >= n)
             {
@@ -243,7 +249,7 @@ public class ContextIdAgreement extends RequestImpl implements Protocol.Activity
     }
 
     /** SplitMix64's finaliser. */
-    private static long mix(final long value)
+    static long mix(final long value)
     {
         long z = value + GOLDEN;
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;

@@ -151,29 +151,4 @@ public final class ContextIdPool
     {
         return used.cardinality();
     }
-
-    /**
-     * The lowest id above every used or held slot: every id from it up is free on this rank. For agreements
-     * that take the maximum of such values (intercommunicators); see {@link #reserveBelow}.
-     */
-    public synchronized int highWaterId()
-    {
-        return id(Math.max(used.length(), held.length()));
-    }
-
-    /**
-     * Marks every free slot holding an id below {@code endId} used, for good (the maximum-based agreements of
-     * intercommunicators take ids above every member's {@link #highWaterId} and do not return them).
-     */
-    public synchronized void reserveBelow(final int endId)
-    {
-        final int endSlot = Math.min(slotLimit, (int) (((long) endId - firstId + 1) / 2));
-        for (int s = used.nextClearBit(0); s < endSlot; s = used.nextClearBit(s + 1))
-        {
-            if (!held.get(s))
-            {
-                used.set(s);
-            }
-        }
-    }
 }

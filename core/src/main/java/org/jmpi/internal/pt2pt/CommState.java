@@ -13,7 +13,8 @@ import org.jmpi.internal.engine.ProgressEngine;
  *
  * <p>Context ids come from the rank's {@link ContextIdPool} (shared by all communicators of the rank): a
  * communicator made by {@code org.jmpi.internal.comm.Communicators} owns its pair and gives it back with
- * {@link #releaseContextIds()} when freed; WORLD, SELF and intercommunicator parts do not.
+ * {@link #releaseContextIds()} when freed; WORLD, SELF and intercommunicator parts do not (an
+ * {@code Intercomm} gives its pairs back itself).
  *
  * <p>Threading: immutable but for the error handler and name (volatile) and the release flag; any thread.
  */
@@ -128,23 +129,6 @@ public final class CommState
         {
             contextIds.free(contextIds.slot(contextId));
         }
-    }
-
-    /**
-     * For agreements by maximum (intercommunicators): an id from which every id up is free on this rank. The
-     * members take the maximum of their values (an allreduce), then all {@link #reserveContextIds(int)} up to it
-     * plus the ids they use. Not safe against a concurrent creation on another communicator of the same rank:
-     * use {@code ContextIdAgreement} where possible.
-     */
-    public int nextContextId()
-    {
-        return contextIds.highWaterId();
-    }
-
-    /** Marks the free context ids below {@code end} as used on this rank, for good (see {@link #nextContextId()}). */
-    public void reserveContextIds(final int end)
-    {
-        contextIds.reserveBelow(end);
     }
 
     /** The world rank of each member, indexed by rank in this communicator (a copy). */
