@@ -383,15 +383,30 @@ class PersistentPutGetTest
         final Path file = dir.resolve("calibration.properties");
         Ranks.run(2, ThreadLevel.SINGLE, Map.of("jmpi.coll.persistent.calibration", file.toString()), (mpi, world) ->
             world.bcastInit(new int[1], 0, 1, Datatype.INT, 0).free());
-        assertTrue(Files.readString(file).contains("sync_ns="), "measured and saved");
-        // Gets made dear per byte: the model must choose put for a large message, and get for a tiny one
-        // (at 4 ranks get saves one t_sync).
-        Files.writeString(file, "sync_ns=1000\nput_fixed_ns=10\nput_per_byte_ns=0.01\nget_fixed_ns=10\nget_per_byte_ns=1\n");
+        final String saved = Files.readString(file);
+        assertTrue(saved.contains("sync_ns.2=") && saved.contains("put_per_byte_ns="), "measured and saved: " + saved);
+        // Puts dear per call, gets dear per byte: the model must choose get for a tiny bcast and put for a large
+        // one. With equal copies, a commutative allreduce goes to get (its reduce combines in place, no copy),
+        // as does a barrier (a tie).
+        Files.writeString(file, "sync_ns.4=1000\nput_fixed_ns=1000\nput_per_byte_ns=0.01\nget_fixed_ns=10\nget_per_byte_ns=1\n");
         Ranks.run(4, ThreadLevel.SINGLE, Map.of("jmpi.coll.persistent.calibration", file.toString()), (mpi, world) ->
         {
             final int[] large = new int[10_000];
             assertSchedule("put", world.bcastInit(large, 0, large.length, Datatype.INT, 0));
             assertSchedule("get", world.bcastInit(new int[1], 0, 1, Datatype.INT, 0));
+            assertSchedule("get", world.barrierInit());
+        });
+        // The file lacks t_sync at 3 ranks: measured and added, the rest kept.
+        Ranks.run(3, ThreadLevel.SINGLE, Map.of("jmpi.coll.persistent.calibration", file.toString()), (mpi, world) ->
+            world.barrierInit().free());
+        final String extended = Files.readString(file);
+        assertTrue(extended.contains("sync_ns.3=") && extended.contains("sync_ns.4=1000") && extended.contains("get_per_byte_ns=1"), extended);
+        Files.writeString(file, "sync_ns.4=1000\nput_fixed_ns=100\nput_per_byte_ns=0.1\nget_fixed_ns=100\nget_per_byte_ns=0.1\n");
+        Ranks.run(4, ThreadLevel.SINGLE, Map.of("jmpi.coll.persistent.calibration", file.toString()), (mpi, world) ->
+        {
+            final double[] v = new double[1000];
+            assertSchedule("get", world.allreduceInit(v, 0, new double[1000], 0, 1000, Datatype.DOUBLE, Op.SUM));
+            assertSchedule("get", world.reduceInit(v, 0, new double[1000], 0, 1000, Datatype.DOUBLE, Op.SUM, 0));
         });
     }
 }

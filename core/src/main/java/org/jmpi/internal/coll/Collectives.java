@@ -88,17 +88,25 @@ public final class Collectives
 
     /**
      * The mode of a persistent {@code call} of {@code bytes} on {@code c}: null for the point-to-point schedule
-     * (forced, or ranks not sharing this heap), else put or get (forced, or the cost model's choice).
+     * (forced, or ranks not sharing this heap), else put or get (forced, or the cost model's choice). Every rank
+     * must pass the same {@code bytes} (the v-variants pass 0: their block sizes differ per rank), so that all
+     * choose alike.
      */
     static DirectPersistent.Mode directMode(final CommState c, final String call, final long bytes)
+    {
+        return directMode(c, call, bytes, true);
+    }
+
+    /** As above, for a reduction with a {@code commutative} op or not (the get-based reduce copies a non-commutative operand first). */
+    static DirectPersistent.Mode directMode(final CommState c, final String call, final long bytes, final boolean commutative)
     {
         final CollParams p = CollContext.of(c).params;
         if (p.persistentSchedule.equals("p2p") || !DirectPersistent.sharedHeap())
         {
             return null;
         }
-        final String chosen = p.persistentSchedule.equals("auto") ?
-            PersistentCostModel.choose(call, c.size(), bytes, PersistentCostModel.calibration(p.persistentCalibration)) : p.persistentSchedule;
+        final String chosen = p.persistentSchedule.equals("auto") ? PersistentCostModel.choose(call, c.size(), bytes, commutative,
+            PersistentCostModel.calibration(p.persistentCalibration, c.size(), c.engine().idleSpec())) : p.persistentSchedule;
         return chosen.equals("put") ? DirectPersistent.Mode.PUT : DirectPersistent.Mode.GET;
     }
 
@@ -171,7 +179,11 @@ public final class Collectives
             s.sendBytes((rank + distance) % size, NO_BYTES, 0, 0);
             s.next();
         }
-        return plan(c, "barrier", K_BARRIER, 0, s);
+        return plan(c, "barrier", K_BARRIER, 0, s).withDirect(tag ->
+        {
+            final DirectPersistent.Mode mode = directMode(c, "barrier", 0);
+            return mode == null ? null : DirectPersistent.barrier(c, tag, mode);
+        });
     }
 
     // ------------------------------------------------------------------------------------------ bcast
@@ -350,13 +362,20 @@ public final class Collectives
             Buffers.checkSend(call, sendBuf, sendOffset, sendCount, sendType);
             s.send(root, sendBuf, sendOffset, sendCount, sendType);
             s.next();
-            return plan(c, call, kind, root, s);
+            final Buffers.Slot mine = new Buffers.Slot(sendBuf, sendOffset, sendCount, sendType);
+            return plan(c, call, kind, root, s).withDirect(tag ->
+            {
+                final DirectPersistent.Mode mode = directMode(c, "gather", kind == K_GATHER ? Buffers.packedBytes(call, sendCount, sendType) : 0);
+                return mode == null ? null : DirectPersistent.gather(c, call, tag, mode, mine, null, null, root);
+            });
         }
         final Buffers.Slot[] slots = vectorSlots(call, c, recvBuf, recvOffset, recvCounts, displs, recvType, true);
+        Buffers.Slot own = null;
         if (sendBuf != IN_PLACE)
         {
             Buffers.checkSend(call, sendBuf, sendOffset, sendCount, sendType);
             final Buffers.Slot mine = new Buffers.Slot(sendBuf, sendOffset, sendCount, sendType);
+            own = mine;
             s.local(() -> Buffers.copy(call, mine, slots[root]));
         }
         for (int i = 1; i < size; i++)
@@ -365,7 +384,12 @@ public final class Collectives
             recv(s, from, slots[from]);
         }
         s.next();
-        return plan(c, call, kind, root, s);
+        final Buffers.Slot rootOwn = own;
+        return plan(c, call, kind, root, s).withDirect(tag ->
+        {
+            final DirectPersistent.Mode mode = directMode(c, "gather", kind == K_GATHER ? Buffers.packedBytes(call, recvCounts[root], recvType) : 0);
+            return mode == null ? null : DirectPersistent.gather(c, call, tag, mode, null, slots, rootOwn, root);
+        });
     }
 
     /** Linear scatter: the root posts one send per rank from its slot; the others receive. */
@@ -408,13 +432,20 @@ public final class Collectives
             Buffers.checkRecv(call, recvBuf, recvOffset, recvCount, recvType);
             s.recv(root, recvBuf, recvOffset, recvCount, recvType);
             s.next();
-            return plan(c, call, kind, root, s);
+            final Buffers.Slot mine = new Buffers.Slot(recvBuf, recvOffset, recvCount, recvType);
+            return plan(c, call, kind, root, s).withDirect(tag ->
+            {
+                final DirectPersistent.Mode mode = directMode(c, "scatter", kind == K_SCATTER ? Buffers.packedBytes(call, recvCount, recvType) : 0);
+                return mode == null ? null : DirectPersistent.scatter(c, call, tag, mode, mine, null, null, root);
+            });
         }
         final Buffers.Slot[] slots = vectorSlots(call, c, sendBuf, sendOffset, sendCounts, displs, sendType, false);
+        Buffers.Slot own = null;
         if (recvBuf != IN_PLACE)
         {
             Buffers.checkRecv(call, recvBuf, recvOffset, recvCount, recvType);
             final Buffers.Slot mine = new Buffers.Slot(recvBuf, recvOffset, recvCount, recvType);
+            own = mine;
             s.local(() -> Buffers.copy(call, slots[root], mine));
         }
         for (int i = 1; i < size; i++)
@@ -423,7 +454,12 @@ public final class Collectives
             send(s, to, slots[to]);
         }
         s.next();
-        return plan(c, call, kind, root, s);
+        final Buffers.Slot rootOwn = own;
+        return plan(c, call, kind, root, s).withDirect(tag ->
+        {
+            final DirectPersistent.Mode mode = directMode(c, "scatter", kind == K_SCATTER ? Buffers.packedBytes(call, sendCounts[root], sendType) : 0);
+            return mode == null ? null : DirectPersistent.scatter(c, call, tag, mode, null, slots, rootOwn, root);
+        });
     }
 
     private static void send(final Schedule s, final int peer, final Buffers.Slot slot)
@@ -510,7 +546,13 @@ public final class Collectives
         {
             ringAllgather(s, rank, size, slots);
         }
-        return plan(c, call, K_ALLGATHER, 0, Buffers.packedBytes(call, recvCount, recvType), s);
+        final Buffers.Slot own = sendBuf == IN_PLACE ? null : new Buffers.Slot(sendBuf, sendOffset, sendCount, sendType);
+        final int bytes = Buffers.packedBytes(call, recvCount, recvType);
+        return plan(c, call, K_ALLGATHER, 0, bytes, s).withDirect(tag ->
+        {
+            final DirectPersistent.Mode mode = directMode(c, call, bytes);
+            return mode == null ? null : DirectPersistent.allgather(c, tag, mode, slots, own);
+        });
     }
 
     public static Plan allgatherv(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import org.jmpi.Comm;
@@ -38,7 +39,9 @@ import org.jmpi.internal.runtime.RankContext;
  * Counters of a member: {@code ready} (epoch the rank has started: its buffers may be written by others),
  * {@code data} (epoch whose data its bcast region holds), {@code reads} (children that have finished reading
  * its region, cumulative), {@code up} (epoch whose subtree reduction its accumulator holds),
- * {@code arrivals} (children's operands put into its slots, cumulative).
+ * {@code arrivals} (children's operands put into its slots, cumulative), {@code consumed} (get-based reduce: epoch whose
+ * accumulator the parent has combined), {@code rounds} (barrier: per round, bumps received, or the epoch in which
+ * this rank reached the round).
  *
  * <p>Threading: built on the calling thread at init; the steps of one rank run on its engine thread only;
  * peers touch a member only through its atomic counters and, after a counter says so, its buffers. The
@@ -68,6 +71,12 @@ final class DirectPersistent
         final AtomicLong reads = new AtomicLong();
         final AtomicLong up = new AtomicLong();
         final AtomicLong arrivals = new AtomicLong();
+        /** Get-based reduce: the epoch whose accumulator the parent has combined (the region may be reused). */
+        final AtomicLong consumed = new AtomicLong();
+        /** Barrier: per dissemination round, bumps received (put) or the epoch this rank reached it (get). */
+        final AtomicLongArray rounds = new AtomicLongArray(32);
+        /** Gather/scatter root: the block of each rank in its receive (gather) or send (scatter) buffer; else null. */
+        Buffers.Slot[] blocks;
         /** A failure a peer found while copying to or from this rank, and the epoch it belongs to (written first). */
         volatile MpiException peerFailure;
         volatile long peerFailureEpoch;
@@ -339,10 +348,7 @@ final class DirectPersistent
      * bcast from rank 0, both over each rank's packed accumulator (the registered region).
      * <ol>
      * <li>Pack the input into the accumulator.</li>
-     * <li>Put: ready = e and wake the children; wait arrivals &ge; e * children; combine the slots in order;
-     * non-root: wait parent.ready &ge; e, copy the accumulator into the parent's slot for this rank,
-     * parent.arrivals++, wake it. Get: per child in order, wait child.up &ge; e and combine the child's
-     * accumulator straight from its memory; up = e, wake the parent.</li>
+     * <li>The reduce to rank 0 ({@link #reduceUp}).</li>
      * <li>The bcast of the accumulator from rank 0, as {@link #bcast} with the same mode (put: every child is
      * known ready, since it has arrived; get: a child's accumulator is overwritten only after its parent has
      * read it, as data &ge; e at the parent follows that read).</li>
@@ -353,41 +359,168 @@ final class DirectPersistent
         final Reductions.Reduction red, final int bytes)
     {
         final Tree tree = Tree.of(c.rank(), c.size(), 0);
-        final int[] children = tree.children();
         final byte[] acc = new byte[bytes];
-        byte[][] slots = null;
-        if (mode == Mode.PUT)
-        {
-            slots = new byte[32][];
-            for (int i = 0; i < children.length; i++)
-            {
-                slots[i] = new byte[bytes];
-            }
-        }
-        final DirectPersistent d = new DirectPersistent(c, "allreduce", mode, tag, new Member(c.engine(), acc, 0, bytes, Datatype.BYTE, slots));
+        final DirectPersistent d = new DirectPersistent(c, "allreduce", mode, tag,
+            new Member(c.engine(), acc, 0, bytes, Datatype.BYTE, mode == Mode.PUT ? slots(tree, bytes) : null));
         d.steps.add(e ->
         {
             Buffers.pack(in, acc, 0);
             return true;
         });
+        d.reduceUp(tree, acc, red, bytes, false);
         if (mode == Mode.PUT)
         {
-            final byte[][] mySlots = slots;
+            // ready was set by the reduce, so putDown's first step only repeats it.
+            d.putDown(tree, d.me);
+        }
+        else
+        {
+            d.getDown(tree);
+        }
+        d.steps.add(e ->
+        {
+            Buffers.unpack(acc, 0, out);
+            return true;
+        });
+        return d;
+    }
+
+    /**
+     * Persistent reduce with direct access: the reduce to rank 0 of {@link #allreduce} (rank order for every
+     * op), then, for a root other than 0, one transfer of the result from rank 0 to the root.
+     * <ol>
+     * <li>Pack the input into the accumulator.</li>
+     * <li>The reduce to rank 0 ({@link #reduceUp}).</li>
+     * <li>Root &ne; 0. Put: rank 0 waits root.ready &ge; e, copies its accumulator into the root's,
+     * root.data = e, wakes it; the root waits data &ge; e. Get: rank 0 sets data = e, wakes the root and waits
+     * reads &ge; e; the root waits rank0.data &ge; e, copies rank 0's accumulator into its own, reads++, wakes
+     * rank 0. (Every accumulator is idle by then: the root's went up the tree before rank 0 could finish.)</li>
+     * <li>The root unpacks the accumulator into the receive buffer.</li>
+     * </ol>
+     */
+    static DirectPersistent reduce(final CommState c, final int tag, final Mode mode, final Buffers.Slot in, final Buffers.Slot out,
+        final Reductions.Reduction red, final int bytes, final int root)
+    {
+        final Tree tree = Tree.of(c.rank(), c.size(), 0);
+        final byte[] acc = new byte[bytes];
+        final DirectPersistent d = new DirectPersistent(c, "reduce", mode, tag,
+            new Member(c.engine(), acc, 0, bytes, Datatype.BYTE, mode == Mode.PUT ? slots(tree, bytes) : null));
+        final int rank = c.rank();
+        d.steps.add(e ->
+        {
+            Buffers.pack(in, acc, 0);
+            return true;
+        });
+        d.reduceUp(tree, acc, red, bytes, true);
+        if (root != 0 && rank == 0)
+        {
+            if (mode == Mode.PUT)
+            {
+                d.steps.add(e ->
+                {
+                    final Member r = d.peer(root);
+                    if (r == null || r.ready.get() < e)
+                    {
+                        return false;
+                    }
+                    System.arraycopy(acc, 0, (byte[])r.buf, 0, bytes);
+                    r.data.set(e);
+                    d.wake(r);
+                    return true;
+                });
+            }
+            else
+            {
+                d.steps.add(e ->
+                {
+                    d.me.data.set(e);
+                    final Member r = d.peer(root);
+                    if (r != null)
+                    {
+                        d.wake(r);
+                    }
+                    return true;
+                });
+                d.steps.add(e -> d.me.reads.get() >= e);
+            }
+        }
+        else if (root != 0 && rank == root)
+        {
+            if (mode == Mode.PUT)
+            {
+                d.steps.add(e -> d.me.data.get() >= e);
+            }
+            else
+            {
+                d.steps.add(e ->
+                {
+                    final Member zero = d.peer(0);
+                    if (zero == null || zero.data.get() < e)
+                    {
+                        return false;
+                    }
+                    System.arraycopy((byte[])zero.buf, 0, acc, 0, bytes);
+                    zero.reads.incrementAndGet();
+                    d.wake(zero);
+                    return true;
+                });
+            }
+        }
+        if (rank == root)
+        {
             d.steps.add(e ->
             {
-                d.me.ready.set(e);
+                Buffers.unpack(acc, 0, out);
+                return true;
+            });
+        }
+        return d;
+    }
+
+    /** The put-mode slots of a rank: one per child (a binomial tree has at most 31 levels). */
+    private static byte[][] slots(final Tree tree, final int bytes)
+    {
+        final byte[][] slots = new byte[32][];
+        for (int i = 0; i < tree.children().length; i++)
+        {
+            slots[i] = new byte[bytes];
+        }
+        return slots;
+    }
+
+    /**
+     * The reduce to the tree's root over the packed accumulators (the registered regions), children combined
+     * in increasing subtree order (rank order for a tree rooted at 0).
+     * <p>Put: ready = e and wake the children; wait arrivals &ge; e * children; combine the slots in order;
+     * non-root: wait parent.ready &ge; e, copy the accumulator into the parent's slot for this rank,
+     * parent.arrivals++, wake it. Get: per child in order, wait child.up &ge; e and combine the child's
+     * accumulator straight from its memory (a private copy first for a non-commutative op, whose combine
+     * writes its second operand); up = e, wake the parent. With {@code releaseChildren} (a reduce, where no
+     * bcast follows to hold the child back) the parent then sets child.consumed = e and wakes it, and a
+     * non-root waits consumed &ge; e before completing, so that its next start cannot repack the accumulator
+     * while the parent still reads it.
+     */
+    private void reduceUp(final Tree tree, final byte[] acc, final Reductions.Reduction red, final int bytes, final boolean releaseChildren)
+    {
+        final int[] children = tree.children();
+        if (mode == Mode.PUT)
+        {
+            final byte[][] mySlots = me.slots;
+            steps.add(e ->
+            {
+                me.ready.set(e);
                 for (final int child : children)
                 {
-                    final Member m = d.peer(child);
+                    final Member m = peer(child);
                     if (m != null)
                     {
-                        d.wake(m);
+                        wake(m);
                     }
                 }
                 return true;
             });
-            d.steps.add(e -> d.me.arrivals.get() >= e * children.length);
-            d.steps.add(e ->
+            steps.add(e -> me.arrivals.get() >= e * children.length);
+            steps.add(e ->
             {
                 for (int i = 0; i < children.length; i++)
                 {
@@ -397,66 +530,455 @@ final class DirectPersistent
             });
             if (tree.parent() >= 0)
             {
-                d.steps.add(e ->
+                steps.add(e ->
                 {
-                    final Member p = d.peer(tree.parent());
+                    final Member p = peer(tree.parent());
                     if (p == null || p.ready.get() < e)
                     {
                         return false;
                     }
                     System.arraycopy(acc, 0, p.slots[tree.indexInParent()], 0, bytes);
                     p.arrivals.incrementAndGet();
-                    d.wake(p);
+                    wake(p);
                     return true;
                 });
             }
-            // The bcast phase: ready was set above, so putDown's first step only repeats it.
-            d.putDown(tree, d.me);
+            return;
         }
-        else
+        final byte[] scratch = red.op().isCommutative() ? null : new byte[bytes];
+        for (final int child : children)
         {
-            // A non-commutative combine writes into its second operand: take a private copy of the child's.
-            final byte[] scratch = red.op().isCommutative() ? null : new byte[bytes];
-            for (final int child : children)
+            steps.add(e ->
             {
-                d.steps.add(e ->
+                final Member m = peer(child);
+                if (m == null || m.up.get() < e)
                 {
-                    final Member m = d.peer(child);
-                    if (m == null || m.up.get() < e)
-                    {
-                        return false;
-                    }
-                    byte[] higher = (byte[])m.buf;
-                    if (scratch != null)
-                    {
-                        System.arraycopy(higher, 0, scratch, 0, bytes);
-                        higher = scratch;
-                    }
-                    red.applyFromHigher(acc, 0, higher, 0, bytes);
-                    return true;
-                });
-            }
-            d.steps.add(e ->
-            {
-                d.me.up.set(e);
-                if (tree.parent() >= 0)
+                    return false;
+                }
+                byte[] higher = (byte[])m.buf;
+                if (scratch != null)
                 {
-                    final Member p = d.peer(tree.parent());
-                    if (p != null)
-                    {
-                        d.wake(p);
-                    }
+                    System.arraycopy(higher, 0, scratch, 0, bytes);
+                    higher = scratch;
+                }
+                red.applyFromHigher(acc, 0, higher, 0, bytes);
+                if (releaseChildren)
+                {
+                    m.consumed.set(e);
+                    wake(m);
                 }
                 return true;
             });
-            d.getDown(tree);
+        }
+        steps.add(e ->
+        {
+            me.up.set(e);
+            if (tree.parent() >= 0)
+            {
+                final Member p = peer(tree.parent());
+                if (p != null)
+                {
+                    wake(p);
+                }
+            }
+            return true;
+        });
+        if (releaseChildren && tree.parent() >= 0)
+        {
+            steps.add(e -> me.consumed.get() >= e);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ barrier
+
+    /**
+     * Persistent barrier with counters only, by dissemination: in round k = 0, 1, ... while 2^k &lt; size,
+     * <ul>
+     * <li>put: bump the round-k counter of rank + 2^k and wake it; wait until this rank's own round-k counter
+     * has reached e (one bump per epoch arrives from rank - 2^k, so the cumulative count is the epoch);</li>
+     * <li>get: set this rank's round-k counter to e and wake rank + 2^k (the one that reads it); wait until the
+     * round-k counter of rank - 2^k has reached e.</li>
+     * </ul>
+     * After ceil(log2 size) rounds every rank has heard, directly or not, from every other.
+     */
+    static DirectPersistent barrier(final CommState c, final int tag, final Mode mode)
+    {
+        final DirectPersistent d = new DirectPersistent(c, "barrier", mode, tag, new Member(c.engine(), null, 0, 0, Datatype.BYTE, null));
+        final int size = c.size();
+        final int rank = c.rank();
+        int k = 0;
+        for (int distance = 1; distance < size; distance <<= 1, k++)
+        {
+            final int round = k;
+            final int to = (rank + distance) % size;
+            final int from = (rank - distance + size) % size;
+            d.steps.add(e ->
+            {
+                final Member m = d.peer(to);
+                if (m == null)
+                {
+                    return false;
+                }
+                if (mode == Mode.PUT)
+                {
+                    m.rounds.incrementAndGet(round);
+                }
+                else
+                {
+                    d.me.rounds.set(round, e);
+                }
+                d.wake(m);
+                return true;
+            });
+            d.steps.add(e ->
+            {
+                if (mode == Mode.PUT)
+                {
+                    return d.me.rounds.get(round) >= e;
+                }
+                final Member m = d.peer(from);
+                return m != null && m.rounds.get(round) >= e;
+            });
+        }
+        return d;
+    }
+
+    // ------------------------------------------------------------------------------------------ gather / scatter
+
+    private static Convertor reader(final Buffers.Slot slot)
+    {
+        return Convertor.create(BufferView.of(slot.buf(), "peer buffer"), slot.offset(), slot.count(), slot.type());
+    }
+
+    private static Convertor writer(final Buffers.Slot slot)
+    {
+        return Convertor.createForReceive(BufferView.of(slot.buf(), "peer buffer"), slot.offset(), slot.count(), slot.type());
+    }
+
+    /**
+     * Persistent (v-)gather with direct access, flat: every rank's block goes straight between its send buffer
+     * and its place in the root's receive buffer ({@code blocks}, at the root; {@code mine}, a non-root's send
+     * slot; {@code own}, the root's send slot, null for IN_PLACE).
+     * <p>Put: the root copies its own block, sets ready = e, wakes the others and waits arrivals &ge; e * (P-1);
+     * a non-root waits root.ready &ge; e, copies its block into the root's buffer, root.arrivals++, wakes it.
+     * The copies run on the P-1 senders at once.
+     * <p>Get: a non-root sets up = e, wakes the root and waits consumed &ge; e (its send buffer is the user's
+     * again only then); the root copies its own block, then per rank in order waits up &ge; e, copies the
+     * block out of that rank's send buffer, sets its consumed = e and wakes it. The root makes every copy.
+     */
+    static DirectPersistent gather(final CommState c, final String call, final int tag, final Mode mode, final Buffers.Slot mine,
+        final Buffers.Slot[] blocks, final Buffers.Slot own, final int root)
+    {
+        final int rank = c.rank();
+        final int size = c.size();
+        final Member member = rank == root ? new Member(c.engine(), null, 0, 0, Datatype.BYTE, null) :
+            new Member(c.engine(), mine.buf(), mine.offset(), mine.count(), mine.type(), null);
+        member.blocks = blocks;
+        final DirectPersistent d = new DirectPersistent(c, call, mode, tag, member);
+        if (rank == root)
+        {
+            if (own != null)
+            {
+                d.steps.add(e ->
+                {
+                    Buffers.copy(call, own, blocks[root]);
+                    return true;
+                });
+            }
+            if (mode == Mode.PUT)
+            {
+                d.steps.add(e ->
+                {
+                    d.me.ready.set(e);
+                    d.wakeAllBut(root);
+                    return true;
+                });
+                d.steps.add(e -> d.me.arrivals.get() >= e * (size - 1));
+            }
+            else
+            {
+                for (int i = 1; i < size; i++)
+                {
+                    final int from = (root + i) % size;
+                    final Convertor[] pair = new Convertor[2];
+                    d.steps.add(e ->
+                    {
+                        final Member m = d.peer(from);
+                        if (m == null || m.up.get() < e)
+                        {
+                            return false;
+                        }
+                        if (pair[0] == null)
+                        {
+                            pair[0] = m.reader();
+                            pair[1] = writer(blocks[from]);
+                        }
+                        try
+                        {
+                            d.copyAll(pair[0], pair[1], from, m, e);
+                        }
+                        finally
+                        {
+                            m.consumed.set(e);
+                            d.wake(m);
+                        }
+                        return true;
+                    });
+                }
+            }
+            return d;
+        }
+        if (mode == Mode.PUT)
+        {
+            final Convertor[] pair = new Convertor[2];
+            d.steps.add(e ->
+            {
+                final Member r = d.peer(root);
+                if (r == null || r.ready.get() < e)
+                {
+                    return false;
+                }
+                if (pair[0] == null)
+                {
+                    pair[0] = d.me.reader();
+                    pair[1] = writer(r.blocks[rank]);
+                }
+                try
+                {
+                    d.copyAll(pair[0], pair[1], root, r, e);
+                }
+                finally
+                {
+                    r.arrivals.incrementAndGet();
+                    d.wake(r);
+                }
+                return true;
+            });
+        }
+        else
+        {
+            d.steps.add(e ->
+            {
+                d.me.up.set(e);
+                final Member r = d.peer(root);
+                if (r != null)
+                {
+                    d.wake(r);
+                }
+                return true;
+            });
+            d.steps.add(e -> d.me.consumed.get() >= e);
+        }
+        return d;
+    }
+
+    /**
+     * Persistent (v-)scatter with direct access, flat: the mirror of {@link #gather} ({@code blocks}: the
+     * root's send blocks; {@code mine}: a non-root's receive slot; {@code own}: the root's receive slot, null
+     * for IN_PLACE).
+     * <p>Put: a non-root sets ready = e, wakes the root and waits data &ge; e; the root copies its own block,
+     * then per rank in order waits ready &ge; e, copies the block into that rank's receive buffer, sets its
+     * data = e and wakes it. The root makes every copy.
+     * <p>Get: the root copies its own block, sets data = e, wakes the others and waits reads &ge; e * (P-1); a
+     * non-root waits root.data &ge; e, copies its block out of the root's send buffer, root.reads++, wakes it.
+     * The copies run on the P-1 receivers at once.
+     */
+    static DirectPersistent scatter(final CommState c, final String call, final int tag, final Mode mode, final Buffers.Slot mine,
+        final Buffers.Slot[] blocks, final Buffers.Slot own, final int root)
+    {
+        final int rank = c.rank();
+        final int size = c.size();
+        final Member member = rank == root ? new Member(c.engine(), null, 0, 0, Datatype.BYTE, null) :
+            new Member(c.engine(), mine.buf(), mine.offset(), mine.count(), mine.type(), null);
+        member.blocks = blocks;
+        final DirectPersistent d = new DirectPersistent(c, call, mode, tag, member);
+        if (rank == root)
+        {
+            if (own != null)
+            {
+                d.steps.add(e ->
+                {
+                    Buffers.copy(call, blocks[root], own);
+                    return true;
+                });
+            }
+            if (mode == Mode.PUT)
+            {
+                for (int i = 1; i < size; i++)
+                {
+                    final int to = (root + i) % size;
+                    final Convertor[] pair = new Convertor[2];
+                    d.steps.add(e ->
+                    {
+                        final Member m = d.peer(to);
+                        if (m == null || m.ready.get() < e)
+                        {
+                            return false;
+                        }
+                        if (pair[0] == null)
+                        {
+                            pair[0] = reader(blocks[to]);
+                            pair[1] = m.writer();
+                        }
+                        try
+                        {
+                            d.copyAll(pair[0], pair[1], to, m, e);
+                        }
+                        finally
+                        {
+                            m.data.set(e);
+                            d.wake(m);
+                        }
+                        return true;
+                    });
+                }
+            }
+            else
+            {
+                d.steps.add(e ->
+                {
+                    d.me.data.set(e);
+                    d.wakeAllBut(root);
+                    return true;
+                });
+                d.steps.add(e -> d.me.reads.get() >= e * (size - 1));
+            }
+            return d;
+        }
+        if (mode == Mode.PUT)
+        {
+            d.steps.add(e ->
+            {
+                d.me.ready.set(e);
+                final Member r = d.peer(root);
+                if (r != null)
+                {
+                    d.wake(r);
+                }
+                return true;
+            });
+            d.steps.add(e -> d.me.data.get() >= e);
+        }
+        else
+        {
+            final Convertor[] pair = new Convertor[2];
+            d.steps.add(e ->
+            {
+                final Member r = d.peer(root);
+                if (r == null || r.data.get() < e)
+                {
+                    return false;
+                }
+                if (pair[0] == null)
+                {
+                    pair[0] = reader(r.blocks[rank]);
+                    pair[1] = d.me.writer();
+                }
+                try
+                {
+                    d.copyAll(pair[0], pair[1], root, r, e);
+                }
+                finally
+                {
+                    r.reads.incrementAndGet();
+                    d.wake(r);
+                }
+                return true;
+            });
+        }
+        return d;
+    }
+
+    /**
+     * Persistent allgather with direct access: every rank's block goes straight from its place in the owner's
+     * receive buffer (copied there from the send buffer first, or IN_PLACE) to its place in every other rank's
+     * ({@code blocks}: this rank's receive blocks; {@code own}: its send slot, null for IN_PLACE).
+     * <p>Put: ready = e, wake all; per other rank j from rank + 1 on, wait j.ready &ge; e, copy this rank's
+     * block into j's, j.arrivals++, wake j; wait arrivals &ge; e * (P-1).
+     * <p>Get: up = e, wake all; per other rank j from rank + 1 on, wait j.up &ge; e, copy j's block out of its
+     * receive buffer into this rank's, j.reads++, wake j; wait reads &ge; e * (P-1) (the next start overwrites
+     * the own block, which the others read).
+     */
+    static DirectPersistent allgather(final CommState c, final int tag, final Mode mode, final Buffers.Slot[] blocks,
+        final Buffers.Slot own)
+    {
+        final int rank = c.rank();
+        final int size = c.size();
+        final Buffers.Slot mine = blocks[rank];
+        final Member member = new Member(c.engine(), mine.buf(), mine.offset(), mine.count(), mine.type(), null);
+        member.blocks = blocks;
+        final DirectPersistent d = new DirectPersistent(c, "allgather", mode, tag, member);
+        if (own != null)
+        {
+            d.steps.add(e ->
+            {
+                Buffers.copy("allgather", own, mine);
+                return true;
+            });
         }
         d.steps.add(e ->
         {
-            Buffers.unpack(acc, 0, out);
+            if (mode == Mode.PUT)
+            {
+                d.me.ready.set(e);
+            }
+            else
+            {
+                d.me.up.set(e);
+            }
+            d.wakeAllBut(rank);
             return true;
         });
+        for (int i = 1; i < size; i++)
+        {
+            final int j = (rank + i) % size;
+            final Convertor[] pair = new Convertor[2];
+            d.steps.add(e ->
+            {
+                final Member m = d.peer(j);
+                if (m == null || (mode == Mode.PUT ? m.ready.get() : m.up.get()) < e)
+                {
+                    return false;
+                }
+                if (pair[0] == null)
+                {
+                    pair[0] = mode == Mode.PUT ? d.me.reader() : m.reader();
+                    pair[1] = mode == Mode.PUT ? writer(m.blocks[rank]) : writer(blocks[j]);
+                }
+                try
+                {
+                    d.copyAll(pair[0], pair[1], j, m, e);
+                }
+                finally
+                {
+                    if (mode == Mode.PUT)
+                    {
+                        m.arrivals.incrementAndGet();
+                    }
+                    else
+                    {
+                        m.reads.incrementAndGet();
+                    }
+                    d.wake(m);
+                }
+                return true;
+            });
+        }
+        d.steps.add(e -> (mode == Mode.PUT ? d.me.arrivals.get() : d.me.reads.get()) >= e * (size - 1));
         return d;
+    }
+
+    /** Wakes every member but {@code skip} (those that have joined). */
+    private void wakeAllBut(final int skip)
+    {
+        for (int r = 0; r < board.members.length(); r++)
+        {
+            final Member m = r == skip ? null : peer(r);
+            if (m != null)
+            {
+                wake(m);
+            }
+        }
     }
 
     // ------------------------------------------------------------------------------------------ execution

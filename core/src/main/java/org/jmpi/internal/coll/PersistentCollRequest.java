@@ -8,8 +8,8 @@ import org.jmpi.internal.pt2pt.PersistentRequestImpl;
  * A persistent collective (MPI-4: MPI_Bcast_init...): arguments are checked, the algorithm chosen, the
  * schedule built, its scratch buffers allocated and its tag fixed once, at init; each {@link #start()}
  * runs the same schedule again. Inactive until started, and again once its completion is reported. When the
- * plan offers a put- or get-based form ({@link DirectPersistent}: bcast and allreduce with ranks sharing one
- * heap) and {@code jmpi.coll.persistent.schedule} or the cost model chooses it, that form is built here, at
+ * plan offers a put- or get-based form ({@link DirectPersistent}: barrier, bcast, reduce, allreduce, gather(v),
+ * scatter(v) and allgather with ranks sharing one heap) and {@code jmpi.coll.persistent.schedule} or the cost model chooses it, that form is built here, at
  * init (collectively: every rank constructs its request in the same order), and run instead.
  *
  * <p>Threading: as {@link Request}.

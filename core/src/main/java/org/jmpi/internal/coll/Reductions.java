@@ -89,12 +89,16 @@ public final class Reductions
         final byte[] acc = new byte[bytes];
         s.local(() -> Buffers.pack(in, acc, 0));
         reduceBinomial(s, c.rank(), c.size(), root, red, acc, bytes);
+        final Buffers.Slot out = isRoot ? new Buffers.Slot(recvBuf, recvOffset, count, type) : null;
         if (isRoot)
         {
-            final Buffers.Slot out = new Buffers.Slot(recvBuf, recvOffset, count, type);
             s.local(() -> Buffers.unpack(acc, 0, out));
         }
-        return plan(c, call, K_REDUCE, root, bytes, s);
+        return plan(c, call, K_REDUCE, root, bytes, s).withDirect(tag ->
+        {
+            final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes, op.isCommutative());
+            return mode == null ? null : DirectPersistent.reduce(c, tag, mode, in, out, red, bytes, root);
+        });
     }
 
     /**
@@ -193,7 +197,7 @@ public final class Reductions
         s.local(() -> Buffers.unpack(acc, 0, out));
         return plan(c, call, K_ALLREDUCE, 0, bytes, s).withDirect(tag ->
         {
-            final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes);
+            final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes, op.isCommutative());
             return mode == null ? null : DirectPersistent.allreduce(c, tag, mode, in, out, red, bytes);
         });
     }

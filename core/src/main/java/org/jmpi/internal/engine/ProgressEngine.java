@@ -34,6 +34,15 @@ public final class ProgressEngine
         int poll();
     }
 
+    /**
+     * Polls between two yields while spinning (a power of two). 64 polls of an idle in-JVM engine take a few
+     * microseconds. Chosen by timing persistent put bcast and allreduce starts and an in-JVM send/recv round
+     * trip at 2 ranks with bursts of 64, 1024 and 8192 on the 2-vCPU shared machine at load 12
+     * (docs/collectives.md, "Waiting"): 64 was the fastest per start; without the yields a put bcast start
+     * took about 800 us.
+     */
+    private static final long SPIN_BURST = 64;
+
     private final Pollable pollable;
     private final boolean offload;
     private final IdleSpec idleSpec;
@@ -54,9 +63,21 @@ public final class ProgressEngine
     }
 
     /**
-     * Spin, yield, then park with doubling periods; resets on work. Like Agrona's BackoffIdleStrategy,
-     * but it flags the engine as parked around each park so {@link #wakeup()} can skip the unpark (a
-     * mutex and a signal in HotSpot) while the engine is merely spinning.
+     * Spin, yield, then park with doubling periods; resets on work. Like Agrona's BackoffIdleStrategy, with two
+     * changes for ranks that outnumber the cores (ranks as threads of one JVM, or a shared machine):
+     * <ol>
+     * <li>Spin: poll, and every {@link #SPIN_BURST} polls yield once, so a spinning rank hands its core to a
+     * runnable peer (often the one it waits for) instead of burning its whole time slice. With a free core the
+     * yield returns at once.</li>
+     * <li>Yield: poll and yield.</li>
+     * <li>Park: flag the engine as parked, poll once more, and only then park. A peer that bumps a counter or
+     * delivers a frame calls {@link #wakeup()} after its write: either this last poll sees the write, or the
+     * peer sees the flag and its unpark cuts the park short (both flag and data are volatile). Without the
+     * second poll a write landing between the poll and the flag would leave the rank asleep for a whole park
+     * period (a lost wake-up), on the critical path of every synchronisation. The park period still doubles up
+     * to the maximum, for transports that cannot wake the engine (other JVMs).</li>
+     * </ol>
+     * {@link #wakeup()} skips the unpark (a mutex and a signal in HotSpot) while the engine is not parked.
      */
     private final class Idler
     {
@@ -74,7 +95,14 @@ public final class ProgressEngine
             if (count < idleSpec.spins())
             {
                 count++;
-                Thread.onSpinWait();
+                if ((count & (SPIN_BURST - 1)) == 0)
+                {
+                    Thread.yield();
+                }
+                else
+                {
+                    Thread.onSpinWait();
+                }
             }
             else if (count < idleSpec.spins() + idleSpec.yields())
             {
@@ -84,6 +112,13 @@ public final class ProgressEngine
             else
             {
                 parked = true;
+                if (pollable.poll() > 0)
+                {
+                    parked = false;
+                    count = 0;
+                    parkNs = idleSpec.minParkNs();
+                    return;
+                }
                 LockSupport.parkNanos(Math.max(1, parkNs));
                 parked = false;
                 parkNs = Math.min(Math.max(1, parkNs) * 2, idleSpec.maxParkNs());
@@ -119,6 +154,12 @@ public final class ProgressEngine
     public void abortCheck(final Runnable check)
     {
         this.abortCheck = check;
+    }
+
+    /** The idle tuning this engine waits with (the put/get cost model calibrates its wake-ups with it). */
+    public IdleSpec idleSpec()
+    {
+        return idleSpec;
     }
 
     public boolean offload()
