@@ -112,7 +112,7 @@ public final class PersistentCostModel
     /** Rounds of copies before timing, so that the JIT has compiled the copy loops. */
     private static final int COPY_WARMUP = 5_000;
     /** The idle tuning of an engine outside a job (CoreParams' defaults). */
-    private static final ProgressEngine.IdleSpec DEFAULT_IDLE = new ProgressEngine.IdleSpec(10_000, 100, 1_000, 100_000);
+    private static final ProgressEngine.IdleSpec DEFAULT_IDLE = new ProgressEngine.IdleSpec(10_000, 100, ProgressEngine.OVERSUBSCRIBED_SPIN_BURST, 1_000, 100_000);
     /** Serialises reading and rewriting of calibration files. */
     private static final Object FILE_LOCK = new Object();
 

@@ -35,13 +35,14 @@ public final class ProgressEngine
     }
 
     /**
-     * Polls between two yields while spinning (a power of two). 64 polls of an idle in-JVM engine take a few
-     * microseconds. Chosen by timing persistent put bcast and allreduce starts and an in-JVM send/recv round
-     * trip at 2 ranks with bursts of 64, 1024 and 8192 on the 2-vCPU shared machine at load 12
-     * (docs/collectives.md, "Waiting"): 64 was the fastest per start; without the yields a put bcast start
-     * took about 800 us.
+     * Polls between two yields while spinning when the ranks on a node outnumber its processors (a power of
+     * two). 64 polls of an idle in-JVM engine take a few microseconds. Chosen by timing persistent put bcast
+     * and allreduce starts and an in-JVM send/recv round trip at 2 ranks with bursts of 64, 1024 and 8192 on
+     * the 2-vCPU shared machine at load 12 (docs/collectives.md, "Waiting"): 64 was the fastest per start;
+     * without the yields a put bcast start took about 800 us. Without oversubscription the yields only add a
+     * system call to the spin (8-byte ping-pong between 2 JVMs on 2 vCPUs: 0.85 us with them, bench/latency-vs-c.sh).
      */
-    private static final long SPIN_BURST = 64;
+    public static final long OVERSUBSCRIBED_SPIN_BURST = 64;
 
     private final Pollable pollable;
     private final boolean offload;
@@ -57,18 +58,28 @@ public final class ProgressEngine
     private volatile Runnable abortCheck = () -> { };
     private volatile Throwable progressFailure;
 
-    /** Idle tuning: spins, yields, then parks from min to max nanoseconds. */
-    public record IdleSpec(long spins, long yields, long minParkNs, long maxParkNs)
+    /**
+     * Idle tuning: spins (yielding once every {@code spinBurst} of them; 0: never), yields, then parks from min
+     * to max nanoseconds.
+     */
+    public record IdleSpec(long spins, long yields, long spinBurst, long minParkNs, long maxParkNs)
     {
+        public IdleSpec
+        {
+            if (spinBurst < 0 || (spinBurst & (spinBurst - 1)) != 0)
+            {
+                throw new IllegalArgumentException("spin burst must be 0 or a power of two: " + spinBurst);
+            }
+        }
     }
 
     /**
      * Spin, yield, then park with doubling periods; resets on work. Like Agrona's BackoffIdleStrategy, with two
      * changes for ranks that outnumber the cores (ranks as threads of one JVM, or a shared machine):
      * <ol>
-     * <li>Spin: poll, and every {@link #SPIN_BURST} polls yield once, so a spinning rank hands its core to a
-     * runnable peer (often the one it waits for) instead of burning its whole time slice. With a free core the
-     * yield returns at once.</li>
+     * <li>Spin: poll, and when ranks outnumber cores every {@link IdleSpec#spinBurst()} polls yield once, so a
+     * spinning rank hands its core to a runnable peer (often the one it waits for) instead of burning its whole
+     * time slice ({@link #OVERSUBSCRIBED_SPIN_BURST}).</li>
      * <li>Yield: poll and yield.</li>
      * <li>Park: flag the engine as parked, poll once more, and only then park. A peer that bumps a counter or
      * delivers a frame calls {@link #wakeup()} after its write: either this last poll sees the write, or the
@@ -81,6 +92,7 @@ public final class ProgressEngine
      */
     private final class Idler
     {
+        private final long spinMask = idleSpec.spinBurst() - 1;
         private long count;
         private long parkNs;
 
@@ -95,7 +107,7 @@ public final class ProgressEngine
             if (count < idleSpec.spins())
             {
                 count++;
-                if ((count & (SPIN_BURST - 1)) == 0)
+                if (spinMask >= 0 && (count & spinMask) == 0)
                 {
                     Thread.yield();
                 }

@@ -26,6 +26,9 @@ public final class CoreParams
         "Waiting: busy-spin iterations (each polls the transports once) before yielding.");
     public static final ParamSpec IDLE_YIELDS = new ParamSpec("jmpi.idle.yields", "100", "iterations",
         "Waiting: Thread.yield iterations before parking.");
+    public static final ParamSpec IDLE_SPIN_BURST = new ParamSpec("jmpi.idle.spin.burst", "-1", "iterations",
+        "Waiting: while spinning, yield once every this many polls (a power of two; 0: never). -1: 64 when the ranks " +
+        "on this node outnumber its processors, else 0.");
     public static final ParamSpec IDLE_MIN_PARK = new ParamSpec("jmpi.idle.park.min", "1000", "ns",
         "Waiting: first park period; doubles up to the maximum.");
     public static final ParamSpec IDLE_MAX_PARK = new ParamSpec("jmpi.idle.park.max", "100000", "ns",
@@ -37,7 +40,7 @@ public final class CoreParams
 
     public static final List<ParamSpec> ALL = List.of(
         EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW,
-        IDLE_SPINS, IDLE_YIELDS, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT);
+        IDLE_SPINS, IDLE_YIELDS, IDLE_SPIN_BURST, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT);
 
     private CoreParams()
     {

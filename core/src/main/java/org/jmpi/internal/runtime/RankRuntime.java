@@ -148,6 +148,7 @@ public final class RankRuntime
         final boolean offload = level == ThreadLevel.MULTIPLE || params.getBoolean(CoreParams.ASYNC_PROGRESS);
         engine = new ProgressEngine(protocol, offload, new ProgressEngine.IdleSpec(
             params.getLong(CoreParams.IDLE_SPINS), params.getLong(CoreParams.IDLE_YIELDS),
+            spinBurst(params.getLong(CoreParams.IDLE_SPIN_BURST), nodes, rank, Runtime.getRuntime().availableProcessors()),
             params.getLong(CoreParams.IDLE_MIN_PARK), params.getLong(CoreParams.IDLE_MAX_PARK)),
             "jmpi-progress-" + rank);
         protocol.engine(engine);
@@ -169,6 +170,24 @@ public final class RankRuntime
         self = new CommState(protocol, bsendBuffer, aborter, SELF_CONTEXT, SELF_CONTEXT + 1, 0,
             new int[] {rank}, ErrorHandler.ERRORS_ARE_FATAL, "SELF", contextIds);
         bootstrap.fence(initTimeoutNs);
+    }
+
+    /**
+     * The idler's spin burst: as configured, or for -1 {@link ProgressEngine#OVERSUBSCRIBED_SPIN_BURST} when the
+     * ranks on this rank's node outnumber the processors this JVM may use, else 0 (spin without yielding).
+     */
+    static long spinBurst(final long configured, final String[] nodes, final int rank, final int processors)
+    {
+        if (configured >= 0)
+        {
+            return configured;
+        }
+        long onThisNode = 0;
+        for (final String node : nodes)
+        {
+            onThisNode += node.equals(nodes[rank]) ? 1 : 0;
+        }
+        return onThisNode > processors ? ProgressEngine.OVERSUBSCRIBED_SPIN_BURST : 0;
     }
 
     /** Initialises this rank. */
