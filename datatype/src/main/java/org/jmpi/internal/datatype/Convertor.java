@@ -140,10 +140,14 @@ public final class Convertor
             throw new MpiException(ErrorClass.ERR_ARG, "offset=" + elementOffset + " must be >= 0");
         }
         final Program untyped = TypeAccess.get().program(type, false);
-        final long byteOffset = elementOffset * view.elementSize();
-        if (byteOffset / view.elementSize() != elementOffset)
+        final long byteOffset;
+        try
         {
-            throw new MpiException(ErrorClass.ERR_BUFFER, "offset=" + elementOffset + " overflows");
+            byteOffset = Math.multiplyExact(elementOffset, view.elementSize());
+        }
+        catch (final ArithmeticException ex)
+        {
+            throw new MpiException(ErrorClass.ERR_BUFFER, "offset=" + elementOffset + " overflows", ex);
         }
         final boolean hasData = count > 0 && type.size() > 0;
         if (hasData)
@@ -423,7 +427,7 @@ public final class Convertor
             if (op.kind == Op.LOOP)
             {
                 final Op b = op.body;
-                final long i = p / b.size;
+                final long i = p == 0 ? 0 : p / b.size;
                 p -= i * b.size;
                 idx[d] = i;
                 final long o = org[d] + i * op.stride + b.offset;
@@ -437,7 +441,7 @@ public final class Convertor
             }
             else
             {
-                final int i = op.find(p);
+                final int i = p == 0 ? 0 : op.find(p);
                 p -= op.prefix[i];
                 idx[d] = i;
                 final Op c = op.children[i];
