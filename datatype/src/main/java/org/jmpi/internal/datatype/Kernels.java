@@ -667,7 +667,10 @@ final class Kernels
         }
     }
 
-    /** The gather loop, with 8- and 24-byte blocks (single values, particle 3-vectors) as fixed moves. */
+    /**
+     * The gather loop, with 4-, 8-, 12- and 24-byte blocks (single values, 3-vectors of floats and doubles) as
+     * fixed moves.
+     */
     private static void gatherLoop(final Object srcBase, final long origin, final long[] offsets, final long[] lengths,
         final long uniformLength, final int from, final int to, final Object dstBase, long dst)
     {
@@ -683,6 +686,17 @@ final class Kernels
             for (int i = from; i < to; i++, dst += 4)
             {
                 UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, origin + offsets[i]));
+            }
+        }
+        else if (uniformLength == 12)
+        {
+            for (int i = from; i < to; i++, dst += 12)
+            {
+                final long src = origin + offsets[i];
+                final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+                final int b = UnsafeApi.getIntUnaligned(srcBase, src + 8);
+                UnsafeApi.putLongUnaligned(dstBase, dst, a);
+                UnsafeApi.putIntUnaligned(dstBase, dst + 8, b);
             }
         }
         else if (uniformLength == 24)
@@ -737,6 +751,17 @@ final class Kernels
             for (int i = from; i < to; i++, src += 4)
             {
                 UnsafeApi.putIntUnaligned(dstBase, origin + offsets[i], UnsafeApi.getIntUnaligned(srcBase, src));
+            }
+        }
+        else if (uniformLength == 12)
+        {
+            for (int i = from; i < to; i++, src += 12)
+            {
+                final long dst = origin + offsets[i];
+                final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+                final int b = UnsafeApi.getIntUnaligned(srcBase, src + 8);
+                UnsafeApi.putLongUnaligned(dstBase, dst, a);
+                UnsafeApi.putIntUnaligned(dstBase, dst + 8, b);
             }
         }
         else if (uniformLength == 24)
