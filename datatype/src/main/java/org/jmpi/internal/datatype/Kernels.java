@@ -669,134 +669,197 @@ final class Kernels
 
     /**
      * The gather loop, with 4-, 8-, 12- and 24-byte blocks (single values, 3-vectors of floats and doubles) as
-     * fixed moves.
+     * fixed moves. Each loop is its own small method, and this one only picks, so that all stay under HotSpot's
+     * limit for inlining hot callees (FreqInlineSize, 325 bytecodes) and inline into the typed branches of
+     * {@link #gather}: one 409-byte loop method failed to inline and lost the typed bases (LAMMPS_full pack,
+     * DdtAbRatio, 0.85-0.95 before it grew, 0.72-0.86 after).
      */
     private static void gatherLoop(final Object srcBase, final long origin, final long[] offsets, final long[] lengths,
-        final long uniformLength, final int from, final int to, final Object dstBase, long dst)
+        final long uniformLength, final int from, final int to, final Object dstBase, final long dst)
     {
         if (uniformLength == 8)
         {
-            for (int i = from; i < to; i++, dst += 8)
-            {
-                UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, origin + offsets[i]));
-            }
+            gather8(srcBase, origin, offsets, from, to, dstBase, dst);
         }
         else if (uniformLength == 4)
         {
-            for (int i = from; i < to; i++, dst += 4)
-            {
-                UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, origin + offsets[i]));
-            }
+            gather4(srcBase, origin, offsets, from, to, dstBase, dst);
         }
         else if (uniformLength == 12)
         {
-            for (int i = from; i < to; i++, dst += 12)
-            {
-                final long src = origin + offsets[i];
-                final long a = UnsafeApi.getLongUnaligned(srcBase, src);
-                final int b = UnsafeApi.getIntUnaligned(srcBase, src + 8);
-                UnsafeApi.putLongUnaligned(dstBase, dst, a);
-                UnsafeApi.putIntUnaligned(dstBase, dst + 8, b);
-            }
+            gather12(srcBase, origin, offsets, from, to, dstBase, dst);
         }
         else if (uniformLength == 24)
         {
-            for (int i = from; i < to; i++, dst += 24)
-            {
-                final long src = origin + offsets[i];
-                final long a = UnsafeApi.getLongUnaligned(srcBase, src);
-                final long b = UnsafeApi.getLongUnaligned(srcBase, src + 8);
-                final long c = UnsafeApi.getLongUnaligned(srcBase, src + 16);
-                UnsafeApi.putLongUnaligned(dstBase, dst, a);
-                UnsafeApi.putLongUnaligned(dstBase, dst + 8, b);
-                UnsafeApi.putLongUnaligned(dstBase, dst + 16, c);
-            }
+            gather24(srcBase, origin, offsets, from, to, dstBase, dst);
         }
         else
         {
-            for (int i = from; i < to; i++)
+            gatherMixed(srcBase, origin, offsets, lengths, from, to, dstBase, dst);
+        }
+    }
+
+    private static void gather8(final Object srcBase, final long origin, final long[] offsets, final int from, final int to,
+        final Object dstBase, long dst)
+    {
+        for (int i = from; i < to; i++, dst += 8)
+        {
+            UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, origin + offsets[i]));
+        }
+    }
+
+    private static void gather4(final Object srcBase, final long origin, final long[] offsets, final int from, final int to,
+        final Object dstBase, long dst)
+    {
+        for (int i = from; i < to; i++, dst += 4)
+        {
+            UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, origin + offsets[i]));
+        }
+    }
+
+    private static void gather12(final Object srcBase, final long origin, final long[] offsets, final int from, final int to,
+        final Object dstBase, long dst)
+    {
+        for (int i = from; i < to; i++, dst += 12)
+        {
+            final long src = origin + offsets[i];
+            final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+            final int b = UnsafeApi.getIntUnaligned(srcBase, src + 8);
+            UnsafeApi.putLongUnaligned(dstBase, dst, a);
+            UnsafeApi.putIntUnaligned(dstBase, dst + 8, b);
+        }
+    }
+
+    private static void gather24(final Object srcBase, final long origin, final long[] offsets, final int from, final int to,
+        final Object dstBase, long dst)
+    {
+        for (int i = from; i < to; i++, dst += 24)
+        {
+            final long src = origin + offsets[i];
+            final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+            final long b = UnsafeApi.getLongUnaligned(srcBase, src + 8);
+            final long c = UnsafeApi.getLongUnaligned(srcBase, src + 16);
+            UnsafeApi.putLongUnaligned(dstBase, dst, a);
+            UnsafeApi.putLongUnaligned(dstBase, dst + 8, b);
+            UnsafeApi.putLongUnaligned(dstBase, dst + 16, c);
+        }
+    }
+
+    private static void gatherMixed(final Object srcBase, final long origin, final long[] offsets, final long[] lengths,
+        final int from, final int to, final Object dstBase, long dst)
+    {
+        for (int i = from; i < to; i++)
+        {
+            final long length = lengths[i];
+            final long src = origin + offsets[i];
+            if (length == 8)
             {
-                final long length = lengths[i];
-                final long src = origin + offsets[i];
-                if (length == 8)
-                {
-                    UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, src));
-                }
-                else if (length == 4)
-                {
-                    UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, src));
-                }
-                else
-                {
-                    copy(srcBase, src, dstBase, dst, length);
-                }
-                dst += length;
+                UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, src));
             }
+            else if (length == 4)
+            {
+                UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, src));
+            }
+            else
+            {
+                copy(srcBase, src, dstBase, dst, length);
+            }
+            dst += length;
         }
     }
 
     /** The scatter loop, mirroring {@link #gatherLoop}. */
-    private static void scatterLoop(final Object srcBase, long src, final Object dstBase, final long origin,
+    private static void scatterLoop(final Object srcBase, final long src, final Object dstBase, final long origin,
         final long[] offsets, final long[] lengths, final long uniformLength, final int from, final int to)
     {
         if (uniformLength == 8)
         {
-            for (int i = from; i < to; i++, src += 8)
-            {
-                UnsafeApi.putLongUnaligned(dstBase, origin + offsets[i], UnsafeApi.getLongUnaligned(srcBase, src));
-            }
+            scatter8(srcBase, src, dstBase, origin, offsets, from, to);
         }
         else if (uniformLength == 4)
         {
-            for (int i = from; i < to; i++, src += 4)
-            {
-                UnsafeApi.putIntUnaligned(dstBase, origin + offsets[i], UnsafeApi.getIntUnaligned(srcBase, src));
-            }
+            scatter4(srcBase, src, dstBase, origin, offsets, from, to);
         }
         else if (uniformLength == 12)
         {
-            for (int i = from; i < to; i++, src += 12)
-            {
-                final long dst = origin + offsets[i];
-                final long a = UnsafeApi.getLongUnaligned(srcBase, src);
-                final int b = UnsafeApi.getIntUnaligned(srcBase, src + 8);
-                UnsafeApi.putLongUnaligned(dstBase, dst, a);
-                UnsafeApi.putIntUnaligned(dstBase, dst + 8, b);
-            }
+            scatter12(srcBase, src, dstBase, origin, offsets, from, to);
         }
         else if (uniformLength == 24)
         {
-            for (int i = from; i < to; i++, src += 24)
-            {
-                final long dst = origin + offsets[i];
-                final long a = UnsafeApi.getLongUnaligned(srcBase, src);
-                final long b = UnsafeApi.getLongUnaligned(srcBase, src + 8);
-                final long c = UnsafeApi.getLongUnaligned(srcBase, src + 16);
-                UnsafeApi.putLongUnaligned(dstBase, dst, a);
-                UnsafeApi.putLongUnaligned(dstBase, dst + 8, b);
-                UnsafeApi.putLongUnaligned(dstBase, dst + 16, c);
-            }
+            scatter24(srcBase, src, dstBase, origin, offsets, from, to);
         }
         else
         {
-            for (int i = from; i < to; i++)
+            scatterMixed(srcBase, src, dstBase, origin, offsets, lengths, from, to);
+        }
+    }
+
+    private static void scatter8(final Object srcBase, long src, final Object dstBase, final long origin, final long[] offsets,
+        final int from, final int to)
+    {
+        for (int i = from; i < to; i++, src += 8)
+        {
+            UnsafeApi.putLongUnaligned(dstBase, origin + offsets[i], UnsafeApi.getLongUnaligned(srcBase, src));
+        }
+    }
+
+    private static void scatter4(final Object srcBase, long src, final Object dstBase, final long origin, final long[] offsets,
+        final int from, final int to)
+    {
+        for (int i = from; i < to; i++, src += 4)
+        {
+            UnsafeApi.putIntUnaligned(dstBase, origin + offsets[i], UnsafeApi.getIntUnaligned(srcBase, src));
+        }
+    }
+
+    private static void scatter12(final Object srcBase, long src, final Object dstBase, final long origin, final long[] offsets,
+        final int from, final int to)
+    {
+        for (int i = from; i < to; i++, src += 12)
+        {
+            final long dst = origin + offsets[i];
+            final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+            final int b = UnsafeApi.getIntUnaligned(srcBase, src + 8);
+            UnsafeApi.putLongUnaligned(dstBase, dst, a);
+            UnsafeApi.putIntUnaligned(dstBase, dst + 8, b);
+        }
+    }
+
+    private static void scatter24(final Object srcBase, long src, final Object dstBase, final long origin, final long[] offsets,
+        final int from, final int to)
+    {
+        for (int i = from; i < to; i++, src += 24)
+        {
+            final long dst = origin + offsets[i];
+            final long a = UnsafeApi.getLongUnaligned(srcBase, src);
+            final long b = UnsafeApi.getLongUnaligned(srcBase, src + 8);
+            final long c = UnsafeApi.getLongUnaligned(srcBase, src + 16);
+            UnsafeApi.putLongUnaligned(dstBase, dst, a);
+            UnsafeApi.putLongUnaligned(dstBase, dst + 8, b);
+            UnsafeApi.putLongUnaligned(dstBase, dst + 16, c);
+        }
+    }
+
+    private static void scatterMixed(final Object srcBase, long src, final Object dstBase, final long origin,
+        final long[] offsets, final long[] lengths, final int from, final int to)
+    {
+        for (int i = from; i < to; i++)
+        {
+            final long length = lengths[i];
+            final long dst = origin + offsets[i];
+            if (length == 8)
             {
-                final long length = lengths[i];
-                final long dst = origin + offsets[i];
-                if (length == 8)
-                {
-                    UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, src));
-                }
-                else if (length == 4)
-                {
-                    UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, src));
-                }
-                else
-                {
-                    copy(srcBase, src, dstBase, dst, length);
-                }
-                src += length;
+                UnsafeApi.putLongUnaligned(dstBase, dst, UnsafeApi.getLongUnaligned(srcBase, src));
             }
+            else if (length == 4)
+            {
+                UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, src));
+            }
+            else
+            {
+                copy(srcBase, src, dstBase, dst, length);
+            }
+            src += length;
         }
     }
 
