@@ -198,21 +198,9 @@ class CollectivesTest
         });
     }
 
-    /** x -> m x + c, composed in rank order: (a then b) = (a.m b.m, b.m a.c + b.c). Associative, not commutative. */
-    private static final Op AFFINE = Op.create((in, inout, count, type) ->
-    {
-        for (int i = 0; i < count; i++)
-        {
-            final long am = in.getLong(16 * i);
-            final long ac = in.getLong(16 * i + 8);
-            final long bm = inout.getLong(16 * i);
-            final long bc = inout.getLong(16 * i + 8);
-            inout.putLong(16 * i, am * bm);
-            inout.putLong(16 * i + 8, bm * ac + bc);
-        }
-    }, false);
+    private static final Op AFFINE = AffineOp.AFFINE;
 
-    private static final Datatype PAIR = Datatype.contiguous(2, Datatype.LONG).commit();
+    private static final Datatype PAIR = AffineOp.PAIR;
 
     private static long[] affine(final int rank, final int count)
     {

@@ -40,19 +40,7 @@ class PersistentPutGetTest
     private static final String SCHEDULE = "jmpi.coll.persistent.schedule";
     private static final int STARTS = 100;
 
-    /** Affine maps x -> m*x + c composed in rank order: associative, not commutative. */
-    private static final Op AFFINE = Op.create((in, inout, count, type) ->
-    {
-        for (int i = 0; i < count; i++)
-        {
-            final long am = in.getLong(16 * i);
-            final long ac = in.getLong(16 * i + 8);
-            final long bm = inout.getLong(16 * i);
-            final long bc = inout.getLong(16 * i + 8);
-            inout.putLong(16 * i, am * bm);
-            inout.putLong(16 * i + 8, bm * ac + bc);
-        }
-    }, false);
+    private static final Op AFFINE = AffineOp.AFFINE;
 
     static Stream<Arguments> cases()
     {

@@ -1,0 +1,32 @@
+package org.jmpi.coll;
+
+import org.jmpi.Datatype;
+import org.jmpi.Op;
+
+/**
+ * The non-commutative user op of the collective tests: an element is a pair of longs (m, c), the affine map
+ * x -> m x + c, and combining composes in rank order, (a then b) = (a.m b.m, b.m a.c + b.c). Associative, not
+ * commutative, so a result is right only if every rank's operand went in in rank order.
+ */
+final class AffineOp
+{
+    static final Op AFFINE = Op.create((in, inout, count, type) ->
+    {
+        for (int i = 0; i < count; i++)
+        {
+            final long am = in.getLong(16 * i);
+            final long ac = in.getLong(16 * i + 8);
+            final long bm = inout.getLong(16 * i);
+            final long bc = inout.getLong(16 * i + 8);
+            inout.putLong(16 * i, am * bm);
+            inout.putLong(16 * i + 8, bm * ac + bc);
+        }
+    }, false);
+
+    /** One element: the pair (m, c). */
+    static final Datatype PAIR = Datatype.contiguous(2, Datatype.LONG).commit();
+
+    private AffineOp()
+    {
+    }
+}
