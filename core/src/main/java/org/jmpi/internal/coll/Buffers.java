@@ -41,6 +41,43 @@ final class Buffers
         Convertor.createForReceive(BufferView.of(buf, call + ": receive buffer"), offset, count, type);
     }
 
+    /** {@link #checkRecv} or {@link #checkSend} of one slot. */
+    static void check(final String call, final Slot slot, final boolean receive)
+    {
+        if (receive)
+        {
+            checkRecv(call, slot.buf(), slot.offset(), slot.count(), slot.type());
+        }
+        else
+        {
+            checkSend(call, slot.buf(), slot.offset(), slot.count(), slot.type());
+        }
+    }
+
+    /**
+     * The slots of {@code blocks} per-rank (or per-neighbour) blocks of a v-variant: {@code counts[i]} items of
+     * {@code type} at {@code displs[i]} extents, each checked. The caller has checked the arrays' lengths.
+     */
+    static Slot[] extentSlots(final String call, final Object buf, final int offset, final int[] counts, final int[] displs,
+        final Datatype type, final int blocks, final boolean receive)
+    {
+        final Slot[] slots = new Slot[blocks];
+        for (int i = 0; i < blocks; i++)
+        {
+            if (counts[i] < 0)
+            {
+                throw new MpiException(ErrorClass.ERR_COUNT, call + ": negative count " + counts[i] + " for rank " + i);
+            }
+            if (type == null)
+            {
+                throw new MpiException(ErrorClass.ERR_TYPE, call + ": datatype is null");
+            }
+            slots[i] = slot(buf, offset, (long)displs[i] * type.extent(), counts[i], type);
+            check(call, slots[i], receive);
+        }
+        return slots;
+    }
+
     private static void checkArgs(final String call, final int offset, final int count, final Datatype type)
     {
         if (count < 0)

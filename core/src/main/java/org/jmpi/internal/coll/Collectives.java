@@ -482,28 +482,7 @@ public final class Collectives
             throw new MpiException(ErrorClass.ERR_ARG, call + ": counts and displacements need " + size + " entries (got " +
                 (counts == null ? "null" : counts.length) + " and " + (displs == null ? "null" : displs.length) + ")");
         }
-        final Buffers.Slot[] slots = new Buffers.Slot[size];
-        for (int i = 0; i < size; i++)
-        {
-            if (counts[i] < 0)
-            {
-                throw new MpiException(ErrorClass.ERR_COUNT, call + ": negative count " + counts[i] + " for rank " + i);
-            }
-            if (type == null)
-            {
-                throw new MpiException(ErrorClass.ERR_TYPE, call + ": datatype is null");
-            }
-            slots[i] = Buffers.slot(buf, offset, (long)displs[i] * type.extent(), counts[i], type);
-            if (receive)
-            {
-                Buffers.checkRecv(call, slots[i].buf(), slots[i].offset(), slots[i].count(), slots[i].type());
-            }
-            else
-            {
-                Buffers.checkSend(call, slots[i].buf(), slots[i].offset(), slots[i].count(), slots[i].type());
-            }
-        }
-        return slots;
+        return Buffers.extentSlots(call, buf, offset, counts, displs, type, size, receive);
     }
 
     // ------------------------------------------------------------------------------------------ allgather

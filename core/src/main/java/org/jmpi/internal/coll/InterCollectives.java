@@ -555,28 +555,10 @@ public final class InterCollectives
         noInPlace(call, sendBuf, recvBuf);
         final int size = g.localSize();
         final int rank = g.rank();
-        if (recvCounts == null || recvCounts.length < size)
-        {
-            throw new MpiException(ErrorClass.ERR_ARG, call + ": recvCounts needs " + size + " entries (the local group's size), got " +
-                (recvCounts == null ? "null" : recvCounts.length));
-        }
-        if (type == null)
-        {
-            throw new MpiException(ErrorClass.ERR_TYPE, call + ": datatype is null");
-        }
-        final int[] disps = new int[size + 1];
-        long total = 0;
-        for (int i = 0; i < size; i++)
-        {
-            if (recvCounts[i] < 0)
-            {
-                throw new MpiException(ErrorClass.ERR_COUNT, call + ": negative count " + recvCounts[i] + " for rank " + i);
-            }
-            total += recvCounts[i];
-            disps[i + 1] = Buffers.packedBytes(call, total, type);
-        }
+        final Reductions.ScatterBlocks blocks = Reductions.ScatterBlocks.of(call, recvCounts, size, " (the local group's size)", type);
+        final int[] disps = blocks.disps();
         final int bytes = disps[size];
-        final int totalCount = Math.toIntExact(total);
+        final int totalCount = blocks.totalCount();
         Buffers.checkSend(call, sendBuf, sendOffset, totalCount, type);
         Buffers.checkRecv(call, recvBuf, recvOffset, recvCounts[rank], type);
         final Reduction red = Reduction.of(call, op, type);
@@ -824,17 +806,7 @@ public final class InterCollectives
         {
             throw new MpiException(ErrorClass.ERR_TYPE, call + ": datatype is null");
         }
-        final Buffers.Slot[] slots = new Buffers.Slot[blocks];
-        for (int i = 0; i < blocks; i++)
-        {
-            if (counts[i] < 0)
-            {
-                throw new MpiException(ErrorClass.ERR_COUNT, call + ": negative count " + counts[i] + " for rank " + i);
-            }
-            slots[i] = Buffers.slot(buf, offset, (long)displs[i] * type.extent(), counts[i], type);
-            check(call, slots[i], receive);
-        }
-        return slots;
+        return Buffers.extentSlots(call, buf, offset, counts, displs, type, blocks, receive);
     }
 
     /** The slots of alltoallw's blocks: per-rank types, displacements in bytes, each checked. */
@@ -859,21 +831,9 @@ public final class InterCollectives
                 throw new MpiException(ErrorClass.ERR_COUNT, call + ": negative count " + counts[i] + " for rank " + i);
             }
             slots[i] = Buffers.slot(buf, offset, displs[i], counts[i], types[i]);
-            check(call, slots[i], receive);
+            Buffers.check(call, slots[i], receive);
         }
         return slots;
-    }
-
-    private static void check(final String call, final Buffers.Slot slot, final boolean receive)
-    {
-        if (receive)
-        {
-            Buffers.checkRecv(call, slot.buf(), slot.offset(), slot.count(), slot.type());
-        }
-        else
-        {
-            Buffers.checkSend(call, slot.buf(), slot.offset(), slot.count(), slot.type());
-        }
     }
 
     /** Byte offsets of the slots packed one after another (length slots + 1). */

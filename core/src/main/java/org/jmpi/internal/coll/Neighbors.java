@@ -183,18 +183,6 @@ public final class Neighbors
         return slots;
     }
 
-    private static void check(final String call, final Buffers.Slot slot, final boolean receive)
-    {
-        if (receive)
-        {
-            Buffers.checkRecv(call, slot.buf(), slot.offset(), slot.count(), slot.type());
-        }
-        else
-        {
-            Buffers.checkSend(call, slot.buf(), slot.offset(), slot.count(), slot.type());
-        }
-    }
-
     /** {@code blocks} consecutive slots of {@code count} items each. */
     private static Buffers.Slot[] blockSlots(final String call, final Object buf, final int offset, final int count, final Datatype type,
         final int blocks, final boolean receive)
@@ -211,7 +199,7 @@ public final class Neighbors
         for (int i = 0; i < blocks; i++)
         {
             slots[i] = Buffers.slot(buf, offset, (long)i * count * type.extent(), count, type);
-            check(call, slots[i], receive);
+            Buffers.check(call, slots[i], receive);
         }
         return slots;
     }
@@ -257,13 +245,7 @@ public final class Neighbors
         {
             throw new MpiException(ErrorClass.ERR_TYPE, call + ": " + side(receive) + " datatype is null");
         }
-        final Buffers.Slot[] slots = new Buffers.Slot[degree];
-        for (int i = 0; i < degree; i++)
-        {
-            slots[i] = Buffers.slot(buf, offset, (long)displs[i] * type.extent(), counts[i], type);
-            check(call, slots[i], receive);
-        }
-        return slots;
+        return Buffers.extentSlots(call, buf, offset, counts, displs, type, degree, receive);
     }
 
     /** One slot per neighbour: {@code counts[i]} items of {@code types[i]} at byte displacement {@code displs[i]}. */
@@ -294,7 +276,7 @@ public final class Neighbors
                     " for neighbour " + i + " is not committed");
             }
             slots[i] = Buffers.slot(buf, offset, displs[i], counts[i], types[i]);
-            check(call, slots[i], receive);
+            Buffers.check(call, slots[i], receive);
         }
         return slots;
     }

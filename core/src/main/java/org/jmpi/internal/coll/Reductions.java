@@ -483,27 +483,10 @@ public final class Reductions
     {
         final int size = c.size();
         final int rank = c.rank();
-        if (recvCounts == null || recvCounts.length < size)
-        {
-            throw new MpiException(ErrorClass.ERR_ARG, call + ": recvCounts needs " + size + " entries");
-        }
-        if (type == null)
-        {
-            throw new MpiException(ErrorClass.ERR_TYPE, call + ": datatype is null");
-        }
-        final int[] disps = new int[size + 1];
-        long total = 0;
-        for (int i = 0; i < size; i++)
-        {
-            if (recvCounts[i] < 0)
-            {
-                throw new MpiException(ErrorClass.ERR_COUNT, call + ": negative count " + recvCounts[i] + " for rank " + i);
-            }
-            total += recvCounts[i];
-            disps[i + 1] = Buffers.packedBytes(call, total, type);
-        }
+        final ScatterBlocks blocks = ScatterBlocks.of(call, recvCounts, size, "", type);
+        final int[] disps = blocks.disps();
         final int bytes = disps[size];
-        final int totalCount = Math.toIntExact(total);
+        final int totalCount = blocks.totalCount();
         final Buffers.Slot in = sendBuf == IN_PLACE ? new Buffers.Slot(recvBuf, recvOffset, totalCount, type) :
             new Buffers.Slot(sendBuf, sendOffset, totalCount, type);
         Buffers.checkSend(call, in.buf(), in.offset(), totalCount, type);
@@ -640,5 +623,38 @@ public final class Reductions
         Buffers.pack(io, b, 0);
         red.apply(a, 0, b, 0, bytes);
         Buffers.unpack(b, 0, io);
+    }
+
+    /**
+     * reduce_scatter's blocks: {@code recvCounts} checked (at least {@code size} entries, none negative), the
+     * packed byte offset of each block ({@code disps}, length size + 1) and the total item count.
+     */
+    record ScatterBlocks(int[] disps, int totalCount)
+    {
+        static ScatterBlocks of(final String call, final int[] recvCounts, final int size, final String sizeNote,
+            final Datatype type)
+        {
+            if (recvCounts == null || recvCounts.length < size)
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, call + ": recvCounts needs " + size + " entries" + sizeNote +
+                    (sizeNote.isEmpty() ? "" : ", got " + (recvCounts == null ? "null" : recvCounts.length)));
+            }
+            if (type == null)
+            {
+                throw new MpiException(ErrorClass.ERR_TYPE, call + ": datatype is null");
+            }
+            final int[] disps = new int[size + 1];
+            long total = 0;
+            for (int i = 0; i < size; i++)
+            {
+                if (recvCounts[i] < 0)
+                {
+                    throw new MpiException(ErrorClass.ERR_COUNT, call + ": negative count " + recvCounts[i] + " for rank " + i);
+                }
+                total += recvCounts[i];
+                disps[i + 1] = Buffers.packedBytes(call, total, type);
+            }
+            return new ScatterBlocks(disps, Math.toIntExact(total));
+        }
     }
 }
