@@ -1,5 +1,7 @@
 package org.jmpi.internal.datatype;
 
+import java.lang.invoke.VarHandle;
+
 import org.agrona.UnsafeApi;
 
 /**
@@ -24,8 +26,31 @@ final class Kernels
      */
     static final long SMALL_COPY_BYTES = 64;
 
+    /**
+     * Whether {@link #blockDone} fences: on x86 (TSO) a release fence emits no instruction, it only keeps the
+     * JIT from moving later memory accesses above earlier ones. Elsewhere (aarch64: a {@code dmb}) it would
+     * cost a barrier per block, so it is off.
+     */
+    private static final boolean ORDER_BLOCKS = System.getProperty("os.arch", "").matches("amd64|x86_64|x86|i386");
+
     private Kernels()
     {
+    }
+
+    /**
+     * Ends one block of a copy loop whose loads all come before its stores. When buffer and stream are
+     * arrays of different types (or one is off-heap) their accesses cannot alias, so C2 unrolls the loop and
+     * schedules the loads of all unrolled blocks first: for 40-byte rows, 20 live words and spills to the
+     * stack in every iteration. The fence keeps each block's loads after the previous block's stores (the
+     * CPU still overlaps them out of order): NAS_LU_y middle, DdtAbRatio, pack 0.74x to 1.10x of the hand
+     * loop, unpack 0.69x to 1.01x.
+     */
+    private static void blockDone()
+    {
+        if (ORDER_BLOCKS)
+        {
+            VarHandle.releaseFence();
+        }
     }
 
     /**
@@ -566,6 +591,7 @@ final class Kernels
             UnsafeApi.putIntUnaligned(dstBase, dst + 8, b);
             UnsafeApi.putLongUnaligned(dstBase, dst + dstStride, c);
             UnsafeApi.putIntUnaligned(dstBase, dst + dstStride + 8, e);
+            blockDone();
         }
         if (i < n)
         {
@@ -646,6 +672,7 @@ final class Kernels
             }
             UnsafeApi.putLongUnaligned(dstBase, dst + 8, w1);
             UnsafeApi.putLongUnaligned(dstBase, dst, w0);
+            blockDone();
         }
     }
 
