@@ -3,6 +3,7 @@
 # and size (org.jmpi.bench.ddt.DdtAbRatio): robust to a shared machine, where the JMH forks of the two
 # variants run minutes apart. Prints a markdown table: median of per-round ratios (manual time / datatype
 # time; above 1 the datatype path is faster) and the best batch of each variant.
+# The JVM gets a fixed, pre-touched heap, as DdtBenchmark's forks do (docs/ddtbench.md, "Heap").
 # Needs: mvn -B -pl bench -am package -DskipTests (bench/target/benchmarks.jar).
 # Usage: bench/ddt-ab.sh [MIDDLE|LARGEST|both] [pattern...]
 set -euo pipefail
@@ -21,7 +22,7 @@ echo "| pattern | size | pack ratio (p25-p75) | pack datatype / manual us | unpa
 echo "|---|---|---:|---:|---:|---:|"
 for p in $patterns; do
   for s in $sizes; do
-    "$java" --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp "$jar" org.jmpi.bench.ddt.DdtAbRatio "$p" "$s" |
+    "$java" -Xms1g -Xmx1g -XX:+AlwaysPreTouch --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp "$jar" org.jmpi.bench.ddt.DdtAbRatio "$p" "$s" |
       python3 -c '
 import re, sys
 pat = r"median ratio ([0-9.]+) +\(p25 ([0-9.]+), p75 ([0-9.]+)\) +best: datatype ([0-9.]+) us, manual ([0-9.]+) us"

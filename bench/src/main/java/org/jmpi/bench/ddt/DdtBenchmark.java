@@ -29,12 +29,15 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code unpackDatatype} / {@code unpackManual}: the same in reverse with the receive type.</li>
  * </ul>
  * Ratio = datatype throughput / manual throughput; docs/ddtbench.md has the command and the results.
- * Each benchmark method and parameter pair runs in its own JVM (JMH fork), so the JIT sees one pattern.
+ * Each benchmark method and parameter pair runs in its own JVM (JMH fork), so the JIT sees one pattern. The forks
+ * get a fixed, pre-touched heap: otherwise the datatype variant, which allocates its cursor, pays the page faults of
+ * first touching the growing young generation (docs/ddtbench.md, "Heap").
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xms1g", "-Xmx1g",
+    "-XX:+AlwaysPreTouch"})
 public class DdtBenchmark
 {
     @Param({"WRF_x_vec", "WRF_y_vec", "WRF_x_sa", "WRF_y_sa", "MILC_su3_zd", "NAS_MG_x", "NAS_MG_y", "NAS_MG_z",
