@@ -33,6 +33,8 @@ final class Kernels
      */
     private static final boolean ORDER_BLOCKS = System.getProperty("os.arch", "").matches("amd64|x86_64|x86|i386");
 
+    private static final long LONG_ARRAY_BASE = UnsafeApi.arrayBaseOffset(long[].class);
+
     private Kernels()
     {
     }
@@ -735,12 +737,21 @@ final class Kernels
         }
     }
 
+    /**
+     * Walks the offsets and the stream with two byte pointers, the loop ending on the stream pointer: one index
+     * load, one 4-byte load and one store per block, without the index arithmetic of an int loop over
+     * {@code offsets[i]} (SPECFEM3D_oc pack, DdtAbRatio, four runs: 0.83-0.92x of the hand loop before, 0.91-1.07x
+     * after). The scatter below keeps the indexed loop, which measured better there (1.00-1.09x against 0.81-0.98x).
+     */
     private static void gather4(final Object srcBase, final long origin, final long[] offsets, final int from, final int to,
         final Object dstBase, long dst)
     {
-        for (int i = from; i < to; i++, dst += 4)
+        long at = LONG_ARRAY_BASE + 8L * from;
+        final long end = dst + 4L * (to - from);
+        for (; dst < end; dst += 4, at += 8)
         {
-            UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, origin + offsets[i]));
+            final long src = origin + UnsafeApi.getLong(offsets, at);
+            UnsafeApi.putIntUnaligned(dstBase, dst, UnsafeApi.getIntUnaligned(srcBase, src));
         }
     }
 

@@ -396,7 +396,7 @@ class ConvertorTest
             final long[] map = org.jmpi.internal.datatype.testing.ReferencePacker.byteMap(t, 1, 0, false);
             final byte[] expected = org.jmpi.internal.datatype.testing.ReferencePacker.pack(buffer, map);
             final BufferView view = BufferView.of(ByteBuffer.wrap(buffer).order(ByteOrder.nativeOrder()), "b");
-            for (final int fragment : new int[] {(int)t.size(), 7, 64, 1000})
+            for (final int fragment : new int[] {(int)t.size(), 7, 12, 36, 64, 1000})
             {
                 final byte[] stream = new byte[(int)t.size()];
                 final Convertor c = Convertor.create(view, 0, 1, t);
