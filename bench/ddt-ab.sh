@@ -9,12 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jar=bench/target/benchmarks.jar
-java=""
-for j in ${JAVA_HOME:+$JAVA_HOME/bin/java} $(ls -d /usr/lib/jvm/*/bin/java 2>/dev/null) java; do
-  v=$("$j" -XshowSettings:properties -version 2>&1 | sed -n 's/ *java.specification.version = //p') || continue
-  if [ -n "$v" ] && [ "${v%%.*}" -ge 21 ]; then java=$j; break; fi
-done
-[ -n "$java" ] || { echo "no JDK 21+ found" >&2; exit 1; }
+. bench/java21.sh
 sizes=${1:-both}; shift || true
 [ "$sizes" = both ] && sizes="MIDDLE LARGEST"
 patterns=${*:-WRF_x_vec WRF_y_vec WRF_x_sa WRF_y_sa MILC_su3_zd NAS_MG_x NAS_MG_y NAS_MG_z NAS_LU_x NAS_LU_y FFT SPECFEM3D_mt LAMMPS_full LAMMPS_atomic SPECFEM3D_oc SPECFEM3D_cm}

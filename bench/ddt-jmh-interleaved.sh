@@ -9,12 +9,7 @@ cd "$(dirname "$0")/.."
 [ $# -ge 3 ] || { echo "usage: $0 PATTERN MIDDLE|LARGEST pack|unpack [ROUNDS]" >&2; exit 2; }
 pattern=$1 size=$2 dir=$3 rounds=${4:-6}
 jar=bench/target/benchmarks.jar
-java=""
-for j in ${JAVA_HOME:+$JAVA_HOME/bin/java} $(ls -d /usr/lib/jvm/*/bin/java 2>/dev/null) java; do
-  v=$("$j" -XshowSettings:properties -version 2>&1 | sed -n 's/ *java.specification.version = //p') || continue
-  if [ -n "$v" ] && [ "${v%%.*}" -ge 21 ]; then java=$j; break; fi
-done
-[ -n "$java" ] || { echo "no JDK 21+ found" >&2; exit 1; }
+. bench/java21.sh
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for r in $(seq 1 "$rounds"); do
