@@ -172,6 +172,38 @@ final class DirectPersistent
         m.engine.wakeup();
     }
 
+    /**
+     * Two steps of a schedule: publish the epoch in one of this rank's counters and wake {@code rank} (if it has
+     * joined), then wait until {@code handBack} reaches the epoch (the peer has taken or delivered the data).
+     */
+    private void publishThenAwait(final AtomicLong counter, final int rank, final AtomicLong handBack)
+    {
+        steps.add(e ->
+        {
+            counter.set(e);
+            final Member m = peer(rank);
+            if (m != null)
+            {
+                wake(m);
+            }
+            return true;
+        });
+        steps.add(e -> handBack.get() >= e);
+    }
+
+    /** As {@link #publishThenAwait} to every rank but {@code skip}, waiting for {@code peers} hand-backs per epoch. */
+    private void publishToAllThenAwait(final AtomicLong counter, final int skip, final AtomicLong handBack,
+        final int peers)
+    {
+        steps.add(e ->
+        {
+            counter.set(e);
+            wakeAllBut(skip);
+            return true;
+        });
+        steps.add(e -> handBack.get() >= e * peers);
+    }
+
     // ------------------------------------------------------------------------------------------ trees
 
     /** Binomial tree in ranks relative to {@code root}: the parent (or -1) and the children, smallest subtree first. */
@@ -431,17 +463,7 @@ final class DirectPersistent
             }
             else
             {
-                d.steps.add(e ->
-                {
-                    d.me.data.set(e);
-                    final Member r = d.peer(root);
-                    if (r != null)
-                    {
-                        d.wake(r);
-                    }
-                    return true;
-                });
-                d.steps.add(e -> d.me.reads.get() >= e);
+                d.publishThenAwait(d.me.data, root, d.me.reads);
             }
         }
         else if (root != 0 && rank == root)
@@ -687,13 +709,7 @@ final class DirectPersistent
             }
             if (mode == Mode.PUT)
             {
-                d.steps.add(e ->
-                {
-                    d.me.ready.set(e);
-                    d.wakeAllBut(root);
-                    return true;
-                });
-                d.steps.add(e -> d.me.arrivals.get() >= e * (size - 1));
+                d.publishToAllThenAwait(d.me.ready, root, d.me.arrivals, size - 1);
             }
             else
             {
@@ -757,17 +773,7 @@ final class DirectPersistent
         }
         else
         {
-            d.steps.add(e ->
-            {
-                d.me.up.set(e);
-                final Member r = d.peer(root);
-                if (r != null)
-                {
-                    d.wake(r);
-                }
-                return true;
-            });
-            d.steps.add(e -> d.me.consumed.get() >= e);
+            d.publishThenAwait(d.me.up, root, d.me.consumed);
         }
         return d;
     }
@@ -835,29 +841,13 @@ final class DirectPersistent
             }
             else
             {
-                d.steps.add(e ->
-                {
-                    d.me.data.set(e);
-                    d.wakeAllBut(root);
-                    return true;
-                });
-                d.steps.add(e -> d.me.reads.get() >= e * (size - 1));
+                d.publishToAllThenAwait(d.me.data, root, d.me.reads, size - 1);
             }
             return d;
         }
         if (mode == Mode.PUT)
         {
-            d.steps.add(e ->
-            {
-                d.me.ready.set(e);
-                final Member r = d.peer(root);
-                if (r != null)
-                {
-                    d.wake(r);
-                }
-                return true;
-            });
-            d.steps.add(e -> d.me.data.get() >= e);
+            d.publishThenAwait(d.me.ready, root, d.me.data);
         }
         else
         {
