@@ -7,8 +7,7 @@ import org.agrona.DirectBuffer;
 public interface FrameHandler
 {
     /**
-     * @param srcRank    the sender's world rank.
-     * @param attachment the object the sender attached, or {@code null}.
+     * @param srcRank the sender's world rank.
      */
-    void onFrame(int srcRank, DirectBuffer buffer, int index, int lengthBytes, Object attachment);
+    void onFrame(int srcRank, DirectBuffer buffer, int index, int lengthBytes);
 }

@@ -1,11 +1,17 @@
 package org.jmpi.spi;
 
 /**
- * Moves frames between ranks. A transport knows nothing of communicators, tags or datatypes: the
- * protocol layer in core writes and reads the frames.
+ * Moves frames between ranks, and may offer typed features beyond frames. A transport knows nothing of
+ * communicators, tags or datatypes: the protocol layer in core writes and reads the frames and picks,
+ * per message, a path from the features the transport offers (see docs/transports.md).
  *
- * <p>Threading: {@link #offer}, {@link #progress} and {@link #close} are called only by the rank's
- * progress owner (one thread at a time); {@link #wakeup} may be called from any thread.
+ * <p>Frames are the active-message layer every transport has. Features are optional interfaces a
+ * transport returns from {@link #feature}: {@link PeerMemory} (a peer's exposed memory is directly
+ * addressable: threads of one JVM, a shared arena), and later remote-memory operations (RDMA).
+ *
+ * <p>Threading: {@link #offer}, {@link #progress}, {@link #close} and every feature's methods are called
+ * only by the rank's progress owner (one thread at a time), unless a feature says otherwise;
+ * {@link #wakeup} may be called from any thread.
  *
  * <p>Ordering: frames from one sender to one receiver are delivered in the order they were offered.
  */
@@ -14,28 +20,18 @@ public interface Transport extends AutoCloseable
     /** The provider's name. */
     String name();
 
-    /** What this transport can do. */
-    Capabilities capabilities();
+    /** The largest frame, header included, one {@link #offer} takes. */
+    int maxFrameLength();
 
     /** Whether this transport can carry frames to {@code rank} (a world rank). */
     boolean reaches(int rank);
 
     /**
-     * Offers a frame of {@code lengthBytes} (at most {@link Capabilities#maxFrameLength()}) to
-     * {@code dstRank}. When there is room, calls {@code writer.write(buffer, index, lengthBytes)}
-     * exactly once, publishes the frame and returns {@code true}; under back-pressure returns
-     * {@code false} without calling the writer.
-     *
-     * @param attachment an object handed to the receiver's handler as is; only transports whose
-     *                   capabilities say {@code objectAttachments} accept non-null attachments.
+     * Offers a frame of {@code lengthBytes} (at most {@link #maxFrameLength()}) to {@code dstRank}. When
+     * there is room, calls {@code writer.write(buffer, index, lengthBytes)} exactly once, publishes the
+     * frame and returns {@code true}; under back-pressure returns {@code false} without calling the writer.
      */
-    boolean offer(int dstRank, int lengthBytes, FrameWriter writer, Object attachment);
-
-    /** {@link #offer(int, int, FrameWriter, Object)} without an attachment. */
-    default boolean offer(final int dstRank, final int lengthBytes, final FrameWriter writer)
-    {
-        return offer(dstRank, lengthBytes, writer, null);
-    }
+    boolean offer(int dstRank, int lengthBytes, FrameWriter writer);
 
     /**
      * Delivers pending inbound frames to {@code handler}.
@@ -44,8 +40,18 @@ public interface Transport extends AutoCloseable
      */
     int progress(FrameHandler handler);
 
-    /** Wakes a progress loop that is idling on this transport. Any thread. */
+    /** Wakes a progress loop that is blocked inside this transport, if it can block at all. Any thread. */
     void wakeup();
+
+    /**
+     * A feature this transport offers, or {@code null} when it offers none of that type.
+     *
+     * @param type the feature's interface, for example {@code PeerMemory.class}.
+     */
+    default <T> T feature(final Class<T> type)
+    {
+        return null;
+    }
 
     /** Releases the transport's resources. After the job's final barrier. */
     @Override

@@ -2,7 +2,7 @@ package org.jmpi.spi;
 
 /**
  * What a transport is told when it opens: who this rank is, how to reach the others' published
- * addresses, and the job's parameters.
+ * addresses, the job's parameters, and how to wake this rank's progress engine.
  */
 public interface TransportContext
 {
@@ -26,4 +26,17 @@ public interface TransportContext
 
     /** An opaque JVM identity per rank: equal strings mean the same JVM (ranks run as threads). */
     String jvmId(int rank);
+
+    /**
+     * Wakes this rank's progress engine if it is parked; cheap when it is not. A transport whose frames
+     * are written by another thread (a peer rank of the same JVM, a receiving thread of its own) calls it
+     * after publishing a frame for this rank. Any thread; valid for the transport's whole life.
+     */
+    Runnable waker();
+
+    /**
+     * Values shared by the ranks of this JVM that belong to one job, such as an in-JVM transport's hub;
+     * a map of this rank's own when the rank is alone in its JVM.
+     */
+    java.util.concurrent.ConcurrentMap<String, Object> jvmShared();
 }

@@ -8,19 +8,19 @@ import org.jmpi.MpiException;
 import org.jmpi.Status;
 import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.PointToPoint;
-import org.jmpi.internal.pt2pt.Protocol;
 import org.jmpi.internal.pt2pt.RequestImpl;
 import org.jmpi.internal.pt2pt.SendMode;
+import org.jmpi.internal.engine.ProgressEngine;
 
 /**
- * One execution of a {@link Schedule}: a request that is also a protocol {@link Protocol.Activity}, so
+ * One execution of a {@link Schedule}: a request that is also a protocol {@link ProgressEngine.Activity}, so
  * whoever polls the engine (a waiting caller in direct mode, the progress thread in offload mode) moves it
  * on, round by round, without blocking. Blocking collectives start one and wait for it.
  *
  * <p>Threading: constructed by the caller; {@link #progress()} runs on the engine thread only; completion
  * is published by {@link RequestImpl}.
  */
-public final class CollRequest extends RequestImpl implements Protocol.Activity
+public final class CollRequest extends RequestImpl implements ProgressEngine.Activity
 {
     private static final Status OK = new Status(Comm.ANY_SOURCE, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0);
 
@@ -50,7 +50,7 @@ public final class CollRequest extends RequestImpl implements Protocol.Activity
         {
             if (!progress())
             {
-                comm.protocol().addActivity(this);
+                comm.protocol().engine().addActivity(this);
             }
         });
         return this;

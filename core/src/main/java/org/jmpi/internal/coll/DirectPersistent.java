@@ -33,7 +33,7 @@ import org.jmpi.internal.runtime.RankContext;
  * rank to join removes the key: from then on the ranks hold the board directly.</li>
  * <li>Each start is an epoch e = 1, 2, ...; every counter is an epoch number or a cumulative count, so a
  * late observer of epoch e-1 can never mistake it for e. A step that must wait polls a counter; steps run
- * on the engine thread as a {@link Protocol.Activity}, never blocking it. Whoever bumps a peer's counter
+ * on the engine thread as a {@link ProgressEngine.Activity}, never blocking it. Whoever bumps a peer's counter
  * wakes that peer's engine.</li>
  * </ol>
  * Counters of a member: {@code ready} (epoch the rank has started: its buffers may be written by others),
@@ -974,7 +974,7 @@ final class DirectPersistent
     // ------------------------------------------------------------------------------------------ execution
 
     /** One epoch: a request advanced by the engine, step by step. */
-    private final class Run extends RequestImpl implements Protocol.Activity
+    private final class Run extends RequestImpl implements ProgressEngine.Activity
     {
         private final long e;
         private int step;
@@ -992,7 +992,7 @@ final class DirectPersistent
             {
                 if (!progress())
                 {
-                    comm.protocol().addActivity(this);
+                    comm.protocol().engine().addActivity(this);
                 }
             });
             return this;

@@ -9,8 +9,8 @@ import org.jmpi.Op;
 import org.jmpi.Status;
 import org.jmpi.internal.coll.ContextAgreement;
 import org.jmpi.internal.pt2pt.CommState;
-import org.jmpi.internal.pt2pt.Protocol;
 import org.jmpi.internal.pt2pt.RequestImpl;
+import org.jmpi.internal.engine.ProgressEngine;
 
 /**
  * The context-id agreement: the members of a communicator C (the parent of a new communicator, or the
@@ -41,7 +41,7 @@ import org.jmpi.internal.pt2pt.RequestImpl;
  *
  * <p>Threading: made on the caller's thread, advanced on the engine thread only (it is a protocol activity).
  */
-public class ContextIdAgreement extends RequestImpl implements Protocol.Activity
+public class ContextIdAgreement extends RequestImpl implements ProgressEngine.Activity
 {
     private static final Status OK = new Status(Comm.ANY_SOURCE, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0);
     private static final int MASK_OFFSET = 2;
@@ -102,7 +102,7 @@ public class ContextIdAgreement extends RequestImpl implements Protocol.Activity
             }
             if (!progress())
             {
-                over.protocol().addActivity(this);
+                over.protocol().engine().addActivity(this);
             }
         });
     }

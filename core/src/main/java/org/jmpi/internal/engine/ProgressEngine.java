@@ -4,6 +4,7 @@ import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 
+import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -35,6 +36,16 @@ public final class ProgressEngine
     }
 
     /**
+     * Long-running work the engine advances on every poll, such as a nonblocking collective's schedule or
+     * a persistent put/get collective's run. Engine thread only; must never block.
+     */
+    public interface Activity
+    {
+        /** Advances; returns true once finished (it is then dropped). */
+        boolean progress();
+    }
+
+    /**
      * Polls between two yields while spinning when the ranks on a node outnumber its processors (a power of
      * two). 64 polls of an idle in-JVM engine take a few microseconds. Chosen by timing persistent put bcast
      * and allreduce starts and an in-JVM send/recv round trip at 2 ranks with bursts of 64, 1024 and 8192 on
@@ -47,6 +58,7 @@ public final class ProgressEngine
     private final Pollable pollable;
     private final boolean offload;
     private final IdleSpec idleSpec;
+    private final ArrayList<Activity> activities = new ArrayList<>();
     private final ManyToOneConcurrentLinkedQueue<Runnable> commands = new ManyToOneConcurrentLinkedQueue<>();
     /** Direct mode: the thread driving the engine now (null when none); re-entrant for that thread. */
     private final AtomicReference<Thread> directOwner = new AtomicReference<>();
@@ -124,7 +136,7 @@ public final class ProgressEngine
             else
             {
                 parked = true;
-                if (pollable.poll() > 0)
+                if (poll() > 0)
                 {
                     parked = false;
                     count = 0;
@@ -160,6 +172,37 @@ public final class ProgressEngine
         {
             progressThread.start();
         }
+    }
+
+    /** Hosts {@code activity}: it is advanced on every poll until it reports finished. Engine thread. */
+    public void addActivity(final Activity activity)
+    {
+        activities.add(activity);
+    }
+
+    /** One poll: the protocol, then the activities. Engine thread. */
+    private int poll()
+    {
+        int work = pollable.poll();
+        if (!activities.isEmpty())
+        {
+            work += progressActivities();
+        }
+        return work;
+    }
+
+    private int progressActivities()
+    {
+        int finished = 0;
+        for (int i = 0; i < activities.size(); i++)
+        {
+            if (activities.get(i).progress())
+            {
+                activities.remove(i--);
+                finished++;
+            }
+        }
+        return finished;
     }
 
     /** Sets what is checked while waiting: it throws when the job was aborted. */
@@ -234,7 +277,7 @@ public final class ProgressEngine
             return;
         }
         enterDirect();
-        if (done.getAsBoolean() || (pollable.poll() > 0 && done.getAsBoolean()))
+        if (done.getAsBoolean() || (poll() > 0 && done.getAsBoolean()))
         {
             exitDirect();
             return;
@@ -246,7 +289,7 @@ public final class ProgressEngine
             int checks = 0;
             while (!done.getAsBoolean())
             {
-                final int work = pollable.poll();
+                final int work = poll();
                 if (work == 0 && (++checks & 0x3F) == 0)
                 {
                     abortCheck.run();
@@ -272,7 +315,7 @@ public final class ProgressEngine
         enterDirect();
         try
         {
-            pollable.poll();
+            poll();
         }
         finally
         {
@@ -283,7 +326,7 @@ public final class ProgressEngine
     /** Polls once from within the engine (a command already running on the engine). */
     public int pollFromEngine()
     {
-        return pollable.poll();
+        return poll();
     }
 
     /** Cuts short an idle park of the engine's thread. Any thread. */
@@ -362,7 +405,7 @@ public final class ProgressEngine
                     command.run();
                     work++;
                 }
-                work += pollable.poll();
+                work += poll();
                 idle.idle(work);
             }
         }

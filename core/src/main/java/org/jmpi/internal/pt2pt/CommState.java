@@ -167,7 +167,7 @@ public final class CommState
         return engine;
     }
 
-    /** The rank's protocol: for registering activities ({@link Protocol#addActivity}) on the engine thread. */
+    /** The rank's protocol: its engine hosts activities ({@link ProgressEngine#addActivity}) on the engine thread. */
     public Protocol protocol()
     {
         return protocol;

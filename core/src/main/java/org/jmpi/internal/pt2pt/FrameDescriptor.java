@@ -21,10 +21,18 @@ import java.nio.ByteOrder;
  *  |                          contextId                            |  8
  *  |                             tag                               | 12
  *  |              source (sender's rank in the communicator)       | 16
- *  |   sigCode     |                 padding                       | 20
+ *  |   sigCode     |     path      |          padding              | 20
  *  |                length: message bytes (64 bits)                | 24
  *  |                senderRequest (64 bits)                        | 32
- *  |                payload... (EAGER only)                        | 40
+ *  |   payload (EAGER), or the rendezvous path's extension (RTS)   | 40
+ * RTS extension of the peer-copy path (path 1); the fragment path (0) has none:
+ *  |                handle: the send buffer's exposure (64 bits)   | 40
+ *  |                elementOffset in the send buffer (64 bits)     | 48
+ *  |                count of send-type items (64 bits)             | 56
+ *  |      typeId: the send type in the sender-to-receiver table    | 64
+ *  |      wireLength: bytes of the type's wire form that follow    | 68
+ *  |      (0 when the receiver has typeId already)                 |
+ *  |                wire form (TypeWireForm)...                    | 72
  * CTS (clear to send):
  *  |                senderRequest (64 bits)                        |  8
  *  |                receiverRequest (64 bits)                      | 16
@@ -38,6 +46,8 @@ import java.nio.ByteOrder;
  * ACK (a synchronous eager send matched) and FIN (a direct copy finished):
  *  |                senderRequest (64 bits)                        |  8
  * CREDIT: the common header alone.
+ * Types from {@link #FIRST_EXTENSION_TYPE} up belong to other layers (collectives, one-sided), which
+ * register a handler with the protocol and lay out what follows the common header themselves.
  * </pre>
  */
 public final class FrameDescriptor
@@ -45,7 +55,7 @@ public final class FrameDescriptor
     public static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
 
     /** Version of this layout; every rank publishes it at init and all must agree (RankRuntime). */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     public static final byte TYPE_EAGER = 1;
     public static final byte TYPE_RTS = 2;
@@ -54,6 +64,13 @@ public final class FrameDescriptor
     public static final byte TYPE_ACK = 5;
     public static final byte TYPE_FIN = 6;
     public static final byte TYPE_CREDIT = 7;
+    /** Frame types from here to 127 are dispatched to handlers other layers register. */
+    public static final byte FIRST_EXTENSION_TYPE = 32;
+
+    /** RTS path: CTS, then DATA fragments packed and unpacked at their stream position. */
+    public static final byte PATH_FRAGMENTS = 0;
+    /** RTS path: the receiver copies straight from the sender's exposed buffer, then answers FIN. */
+    public static final byte PATH_PEER_COPY = 1;
 
     /** EAGER flag: the sender waits for an ACK when the message matches (synchronous mode). */
     public static final byte FLAG_SYNC = 1;
@@ -68,9 +85,17 @@ public final class FrameDescriptor
     public static final int TAG_OFFSET = CONTEXT_OFFSET + 4;
     public static final int SOURCE_OFFSET = TAG_OFFSET + 4;
     public static final int SIG_OFFSET = SOURCE_OFFSET + 4;
+    public static final int PATH_OFFSET = SIG_OFFSET + 1;
     public static final int LENGTH_OFFSET = SIG_OFFSET + 4;
     public static final int ENVELOPE_SENDER_REQUEST_OFFSET = LENGTH_OFFSET + 8;
     public static final int ENVELOPE_LENGTH = ENVELOPE_SENDER_REQUEST_OFFSET + 8;
+
+    public static final int PEER_HANDLE_OFFSET = ENVELOPE_LENGTH;
+    public static final int PEER_ELEMENT_OFFSET_OFFSET = PEER_HANDLE_OFFSET + 8;
+    public static final int PEER_COUNT_OFFSET = PEER_ELEMENT_OFFSET_OFFSET + 8;
+    public static final int PEER_TYPE_ID_OFFSET = PEER_COUNT_OFFSET + 8;
+    public static final int PEER_WIRE_LENGTH_OFFSET = PEER_TYPE_ID_OFFSET + 4;
+    public static final int PEER_RTS_LENGTH = PEER_WIRE_LENGTH_OFFSET + 4;
 
     public static final int CTS_SENDER_REQUEST_OFFSET = COMMON_LENGTH;
     public static final int CTS_RECEIVER_REQUEST_OFFSET = CTS_SENDER_REQUEST_OFFSET + 8;

@@ -1,5 +1,6 @@
 package org.jmpi.internal.pt2pt;
 
+import org.jmpi.spi.PeerMemory;
 import org.jmpi.spi.Transport;
 
 import java.util.ArrayDeque;
@@ -15,8 +16,11 @@ final class PeerChannel
 {
     final int worldRank;
     final Transport transport;
-    final boolean directCopy;
+    /** The transport's peer memory, or null when it has none. */
+    final PeerMemory peerMemory;
     final int maxFrameLength;
+    /** The datatypes this pair of ranks described to each other (peer-copy RTS). */
+    final TypeTable types;
     final ArrayDeque<Outbound> queue = new ArrayDeque<>();
     /** Eager bytes sent to this peer and not yet returned as credits. */
     long eagerOutstanding;
@@ -29,8 +33,9 @@ final class PeerChannel
     {
         this.worldRank = worldRank;
         this.transport = transport;
-        this.directCopy = transport.capabilities().objectAttachments();
-        this.maxFrameLength = transport.capabilities().maxFrameLength();
+        this.peerMemory = transport.feature(PeerMemory.class);
+        this.maxFrameLength = transport.maxFrameLength();
+        this.types = new TypeTable(worldRank);
     }
 
     /** Takes the credits to piggy-back on a frame being written now. */

@@ -12,8 +12,7 @@ import org.jmpi.internal.engine.ProgressEngine;
  * frame), {@code WAIT_ACK} (synchronous eager, waiting for the match), {@code WAIT_CTS}/{@code WAIT_FIN}
  * (rendezvous, waiting for the receiver), {@code STREAMING} (sending fragments), done.
  *
- * <p>Threading: built by the caller; after posting, engine thread only, except the immutable buffer
- * description, which a receiver in the same JVM reads to copy directly from the send buffer.
+ * <p>Threading: built by the caller; after posting, engine thread only.
  */
 final class SendRequestImpl extends RequestImpl implements Outbound
 {
@@ -29,7 +28,7 @@ final class SendRequestImpl extends RequestImpl implements Outbound
     final int tag;
     final SendMode mode;
     final int sigCode;
-    /** Immutable description of the send buffer, for a direct copy by a receiver in this JVM. */
+    /** The send buffer, which the peer-copy path exposes. */
     final BufferView view;
     final long elementOffset;
     final long count;
@@ -40,6 +39,11 @@ final class SendRequestImpl extends RequestImpl implements Outbound
     Runnable onComplete;
 
     State state = State.NEW;
+    /** Rendezvous: the path moving the data, and the peer-copy path's exposure and type description. */
+    RendezvousPath path;
+    long exposedHandle;
+    int typeId;
+    int wireLength;
     long id;
     long receiverRequest;
     long acceptBytes;
@@ -74,12 +78,6 @@ final class SendRequestImpl extends RequestImpl implements Outbound
         this.convertor = Convertor.create(view, elementOffset, count, type);
         this.totalBytes = convertor.totalBytes();
         this.sigCode = sigCode;
-    }
-
-    /** A fresh cursor over the send buffer, for a receiver copying directly from it. Any thread. */
-    Convertor newReader()
-    {
-        return Convertor.create(view, elementOffset, count, type);
     }
 
     @Override

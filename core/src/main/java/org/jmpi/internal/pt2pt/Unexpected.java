@@ -15,6 +15,8 @@ final class Unexpected extends MatchEntry
     long length;
     long senderRequest;
     byte[] payload;
-    Object attachment;
+    /** Rendezvous: the path the RTS named, and what it kept of the RTS. */
+    RendezvousPath path;
+    Object arrival;
     int creditCost;
 }

@@ -37,10 +37,17 @@ public final class CoreParams
         "Run a progress thread per rank that completes nonblocking work while the application computes.");
     public static final ParamSpec INIT_TIMEOUT = new ParamSpec("jmpi.init.timeout", "60000", "ms",
         "How long init and finalize wait for the other ranks at the bootstrap.");
+    public static final ParamSpec TRANSPORTS = new ParamSpec("jmpi.transports", "all", "list",
+        "Transports to open, by name: 'all' for every one that is available, by priority; 'shm,jvm' opens only these, the " +
+        "first that reaches a peer carrying its traffic; '^name,...' opens all but these.");
+    public static final ParamSpec JVM_ISOLATE = new ParamSpec("jmpi.jvm.isolate", "false", "boolean",
+        "Ranks that are threads of one JVM present themselves as JVMs of their own, so node-level transports " +
+        "(shm) carry their traffic; for testing those transports with ranks as threads.");
 
     public static final List<ParamSpec> ALL = List.of(
         EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW,
-        IDLE_SPINS, IDLE_YIELDS, IDLE_SPIN_BURST, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT);
+        IDLE_SPINS, IDLE_YIELDS, IDLE_SPIN_BURST, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT,
+        TRANSPORTS, JVM_ISOLATE);
 
     private CoreParams()
     {

@@ -12,7 +12,6 @@ import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.FrameDescriptor;
 import org.jmpi.internal.pt2pt.PointToPoint;
 import org.jmpi.internal.pt2pt.Protocol;
-import org.jmpi.internal.transport.jvm.InJvmWiring;
 import org.jmpi.spi.Bootstrap;
 import org.jmpi.spi.Params;
 import org.jmpi.spi.Transport;
@@ -25,10 +24,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -92,7 +92,8 @@ public final class RankRuntime
         initTimeoutNs = TimeUnit.MILLISECONDS.toNanos(params.getLong(CoreParams.INIT_TIMEOUT));
         processorName = hostName();
 
-        final String jvmId = ProcessHandle.current().pid() + "@" + processorName;
+        final String jvmId = ProcessHandle.current().pid() + "@" + processorName +
+            (params.getBoolean(CoreParams.JVM_ISOLATE) ? "#" + rank : "");
         bootstrap.put("jmpi.node." + rank, processorName.getBytes(StandardCharsets.UTF_8));
         bootstrap.put("jmpi.jvm." + rank, jvmId.getBytes(StandardCharsets.UTF_8));
         bootstrap.put("jmpi.protocol." + rank, Integer.toString(FrameDescriptor.VERSION).getBytes(StandardCharsets.UTF_8));
@@ -112,11 +113,12 @@ public final class RankRuntime
             }
         }
 
-        final TransportContext context = new Context(nodes, jvms);
+        final EngineWaker waker = new EngineWaker();
+        final TransportContext context = new Context(nodes, jvms, waker,
+            rankContext != null ? rankContext.job().shared() : new ConcurrentHashMap<>());
         final List<TransportProvider> providers = new ArrayList<>();
         ServiceLoader.load(TransportProvider.class).forEach(providers::add);
-        providers.sort(Comparator.comparingInt(TransportProvider::priority).reversed().thenComparing(TransportProvider::name));
-        for (final TransportProvider provider : providers)
+        for (final TransportProvider provider : TransportSelection.select(providers, params.get(CoreParams.TRANSPORTS)))
         {
             if (provider.probe(context) == null)
             {
@@ -157,10 +159,7 @@ public final class RankRuntime
             final LocalJob job = rankContext.job();
             engine.abortCheck(job::checkAborted);
         }
-        for (final Transport t : transports)
-        {
-            InJvmWiring.waker(t, engine::wakeup);
-        }
+        waker.engine = engine;
         engine.start();
 
         final CommState.Aborter aborter = this::abort;
@@ -355,15 +354,47 @@ public final class RankRuntime
     }
 
     /** What transports are told at open. */
+    /** Wakes the engine once it exists; transports get it when they open, before the engine is made. */
+    private static final class EngineWaker implements Runnable
+    {
+        volatile ProgressEngine engine;
+
+        @Override
+        public void run()
+        {
+            final ProgressEngine e = engine;
+            if (e != null)
+            {
+                e.wakeup();
+            }
+        }
+    }
+
     private final class Context implements TransportContext
     {
         private final String[] nodes;
         private final String[] jvms;
+        private final Runnable waker;
+        private final ConcurrentMap<String, Object> jvmShared;
 
-        Context(final String[] nodes, final String[] jvms)
+        Context(final String[] nodes, final String[] jvms, final Runnable waker, final ConcurrentMap<String, Object> jvmShared)
         {
             this.nodes = nodes;
             this.jvms = jvms;
+            this.waker = waker;
+            this.jvmShared = jvmShared;
+        }
+
+        @Override
+        public Runnable waker()
+        {
+            return waker;
+        }
+
+        @Override
+        public ConcurrentMap<String, Object> jvmShared()
+        {
+            return jvmShared;
         }
 
         @Override

@@ -28,9 +28,23 @@ class FrameDescriptorTest
         assertEquals(12, TAG_OFFSET);
         assertEquals(16, SOURCE_OFFSET);
         assertEquals(20, SIG_OFFSET);
+        assertEquals(21, PATH_OFFSET);
         assertEquals(24, LENGTH_OFFSET);
         assertEquals(32, ENVELOPE_SENDER_REQUEST_OFFSET);
         assertEquals(40, ENVELOPE_LENGTH);
+    }
+
+    @Test
+    void shouldLayOutThePeerCopyRtsExtension()
+    {
+        assertEquals(40, PEER_HANDLE_OFFSET);
+        assertEquals(48, PEER_ELEMENT_OFFSET_OFFSET);
+        assertEquals(56, PEER_COUNT_OFFSET);
+        assertEquals(64, PEER_TYPE_ID_OFFSET);
+        assertEquals(68, PEER_WIRE_LENGTH_OFFSET);
+        assertEquals(72, PEER_RTS_LENGTH);
+        assertEquals(0, PEER_RTS_LENGTH % 8, "wire form starts 8-byte aligned");
+        assertEquals(32, FIRST_EXTENSION_TYPE);
     }
 
     @Test

@@ -4,6 +4,8 @@ import org.jmpi.internal.runtime.LocalJob;
 import org.jmpi.spi.Bootstrap;
 import org.jmpi.spi.Params;
 import org.jmpi.spi.TransportContext;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import java.util.function.IntFunction;
 
@@ -21,6 +23,8 @@ public final class JobTransportContext implements TransportContext
     private final Bootstrap bootstrap;
     private final IntFunction<String> nodeIds;
     private final IntFunction<String> jvmIds;
+    private final AtomicLong wakeups = new AtomicLong();
+    private final Runnable waker = wakeups::incrementAndGet;
 
     private JobTransportContext(
         final LocalJob job, final int rank, final IntFunction<String> nodeIds, final IntFunction<String> jvmIds)
@@ -79,6 +83,25 @@ public final class JobTransportContext implements TransportContext
     public Params params()
     {
         return job.params();
+    }
+
+    /** Counts the wake-ups the transport asked for (there is no engine to wake in a transport test). */
+    @Override
+    public Runnable waker()
+    {
+        return waker;
+    }
+
+    /** How many times the transport called {@link #waker()}. */
+    public long wakeups()
+    {
+        return wakeups.get();
+    }
+
+    @Override
+    public ConcurrentMap<String, Object> jvmShared()
+    {
+        return job.shared();
     }
 
     @Override

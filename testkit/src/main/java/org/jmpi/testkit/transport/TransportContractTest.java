@@ -119,7 +119,7 @@ public abstract class TransportContractTest
     /** One rank's view: its context and open transport, plus waiting helpers that fail instead of hanging. */
     protected static final class RankEnv
     {
-        private static final FrameHandler UNEXPECTED = (src, buffer, index, length, attachment) ->
+        private static final FrameHandler UNEXPECTED = (src, buffer, index, length) ->
             fail("unexpected frame: source=" + src + ", length=" + length);
 
         private final LocalJob job;
@@ -157,7 +157,7 @@ public abstract class TransportContractTest
 
         public int maxFrameLength()
         {
-            return transport.capabilities().maxFrameLength();
+            return transport.maxFrameLength();
         }
 
         /** Fails when the job was aborted (another rank failed) or this rank waited too long. */
@@ -344,9 +344,8 @@ public abstract class TransportContractTest
         }
 
         @Override
-        public void onFrame(final int srcRank, final DirectBuffer buffer, final int index, final int lengthBytes, final Object attachment)
+        public void onFrame(final int srcRank, final DirectBuffer buffer, final int index, final int lengthBytes)
         {
-            assertNull(attachment, "attachment");
             assertTrue(lengthBytes >= SEQUENCED_HEADER_LENGTH, "frame too short: " + lengthBytes);
             final int sequence = buffer.getInt(index + SEQUENCE_OFFSET, ORDER);
             final int claimedSender = buffer.getInt(index + SENDER_OFFSET, ORDER);
@@ -440,7 +439,7 @@ public abstract class TransportContractTest
             final int[] sizes = frameSizes(env.maxFrameLength());
             final FramePattern pattern = new FramePattern();
             final int[] received = {0};
-            final FrameHandler checker = (src, buffer, index, length, attachment) ->
+            final FrameHandler checker = (src, buffer, index, length) ->
             {
                 assertEquals(peer, src, "source");
                 final int expected = sizes[received[0]];
@@ -533,7 +532,7 @@ public abstract class TransportContractTest
                 assertTrue(accepted > 0, "the sender got nothing through");
                 final FramePattern pattern = new FramePattern();
                 final long[] received = {0};
-                final FrameHandler checker = (src, buffer, index, length, attachment) ->
+                final FrameHandler checker = (src, buffer, index, length) ->
                 {
                     final long key = received[0];
                     assertEquals(1, src, "source");
@@ -620,7 +619,7 @@ public abstract class TransportContractTest
         {
             final Transport transport = env.transport();
             assertEquals(provider().name(), transport.name(), "name");
-            assertTrue(transport.capabilities().maxFrameLength() > SEQUENCED_HEADER_LENGTH, "maxFrameLength");
+            assertTrue(transport.maxFrameLength() > SEQUENCED_HEADER_LENGTH, "maxFrameLength");
             for (int rank = 0; rank < size; rank++)
             {
                 assertEquals(rank != env.rank() || reachesSelf(), transport.reaches(rank), "reaches(" + rank + ") on rank " + env.rank());

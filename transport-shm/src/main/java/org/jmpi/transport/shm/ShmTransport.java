@@ -9,7 +9,6 @@ import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.internal.runtime.CoreParams;
 import org.jmpi.spi.Bootstrap;
-import org.jmpi.spi.Capabilities;
 import org.jmpi.spi.FrameHandler;
 import org.jmpi.spi.FrameWriter;
 import org.jmpi.spi.Transport;
@@ -64,7 +63,6 @@ public final class ShmTransport implements Transport
     private final int[] worldRankByLocal;
     private final int[] localIndexByWorld;
     private final boolean[] reachable;
-    private final Capabilities capabilities;
     private final int inlineMax;
     private final int slotCount;
     private final int slotLength;
@@ -101,7 +99,6 @@ public final class ShmTransport implements Transport
             localIndexByWorld[localRanks[i]] = i;
             reachable[localRanks[i]] = isPeer(context, localRanks[i]);
         }
-        this.capabilities = new Capabilities(config.slotLength(), false, false, false, false);
         this.inlineMax = config.inlineMax();
         this.slotCount = config.slotCount();
         this.slotLength = config.slotLength();
@@ -262,9 +259,9 @@ public final class ShmTransport implements Transport
     }
 
     @Override
-    public Capabilities capabilities()
+    public int maxFrameLength()
     {
-        return capabilities;
+        return slotLength;
     }
 
     @Override
@@ -274,16 +271,16 @@ public final class ShmTransport implements Transport
     }
 
     @Override
-    public boolean offer(final int dstRank, final int lengthBytes, final FrameWriter writer, final Object attachment)
+    public boolean offer(final int dstRank, final int lengthBytes, final FrameWriter writer)
     {
         if (closed)
         {
             throw new MpiException(ErrorClass.ERR_INTERN, "shm: offer after close: rank=" + rank);
         }
-        if (!reaches(dstRank) || lengthBytes < 0 || lengthBytes > slotLength || attachment != null)
+        if (!reaches(dstRank) || lengthBytes < 0 || lengthBytes > slotLength)
         {
             throw new MpiException(ErrorClass.ERR_INTERN, "shm: bad offer: rank=" + rank + ", dst=" + dstRank +
-                ", length=" + lengthBytes + ", maxFrameLength=" + slotLength + ", attachment=" + attachment);
+                ", length=" + lengthBytes + ", maxFrameLength=" + slotLength);
         }
         final int dst = localIndexByWorld[dstRank];
         return lengthBytes <= inlineMax ? offerInline(dst, lengthBytes, writer) : offerPooled(dst, lengthBytes, writer);
@@ -378,7 +375,7 @@ public final class ShmTransport implements Transport
         final int sender = ShmMessageDescriptor.senderLocal(recordType);
         if (ShmMessageDescriptor.kind(recordType) == KIND_INLINE)
         {
-            frameHandler.onFrame(worldRankByLocal[sender], buffer, index, lengthBytes, null);
+            frameHandler.onFrame(worldRankByLocal[sender], buffer, index, lengthBytes);
             return;
         }
         assert ShmMessageDescriptor.kind(recordType) == KIND_POOLED && lengthBytes == POOLED_DESCRIPTOR_LENGTH;
@@ -390,7 +387,7 @@ public final class ShmTransport implements Transport
         try
         {
             frameHandler.onFrame(
-                worldRankByLocal[sender], pool, FragmentPoolDescriptor.slotOffset(slotLength, (int)(sequence % slotCount)), frameLength, null);
+                worldRankByLocal[sender], pool, FragmentPoolDescriptor.slotOffset(slotLength, (int)(sequence % slotCount)), frameLength);
         }
         finally
         {

@@ -27,4 +27,16 @@ record FixedTransportContext(int rank, int size, String jobId, Bootstrap bootstr
     {
         return "jvm-" + rank;
     }
+
+    @Override
+    public Runnable waker()
+    {
+        return () -> { };
+    }
+
+    @Override
+    public java.util.concurrent.ConcurrentMap<String, Object> jvmShared()
+    {
+        return new java.util.concurrent.ConcurrentHashMap<>();
+    }
 }

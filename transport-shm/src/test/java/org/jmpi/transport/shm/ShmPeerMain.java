@@ -77,7 +77,7 @@ public final class ShmPeerMain
         {
             final UnsafeBuffer last = new UnsafeBuffer(new byte[DONE_LENGTH]);
             final int[] lastLength = {-1};
-            final FrameHandler keep = (src, buffer, index, length, attachment) ->
+            final FrameHandler keep = (src, buffer, index, length) ->
             {
                 if (src != 1 || lastLength[0] != -1 || length > last.capacity())
                 {

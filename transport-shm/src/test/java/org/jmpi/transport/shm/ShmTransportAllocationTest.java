@@ -39,7 +39,7 @@ class ShmTransportAllocationTest
         long received;
 
         @Override
-        public void onFrame(final int srcRank, final org.agrona.DirectBuffer buffer, final int index, final int lengthBytes, final Object attachment)
+        public void onFrame(final int srcRank, final org.agrona.DirectBuffer buffer, final int index, final int lengthBytes)
         {
             if (buffer.getLong(index, ByteOrder.LITTLE_ENDIAN) != received)
             {

@@ -49,6 +49,18 @@ class ShmTransportProviderTest
         {
             return jvms.apply(rank);
         }
+
+        @Override
+        public Runnable waker()
+        {
+            return () -> { };
+        }
+
+        @Override
+        public java.util.concurrent.ConcurrentMap<String, Object> jvmShared()
+        {
+            return new java.util.concurrent.ConcurrentHashMap<>();
+        }
     }
 
     private Context context(final int rank, final IntFunction<String> nodes, final IntFunction<String> jvms, final Map<String, String> params)

@@ -101,7 +101,7 @@ class ShmTransportTopologyTest
 
                 final int[] next = new int[size];
                 final long[] received = {0};
-                final FrameHandler check = (src, buffer, index, length, attachment) ->
+                final FrameHandler check = (src, buffer, index, length) ->
                 {
                     assertTrue(transport.reaches(src), "frame from unreachable rank " + src);
                     assertEquals(next[src]++, buffer.getInt(index, ByteOrder.LITTLE_ENDIAN), "sequence from " + src);
@@ -116,7 +116,7 @@ class ShmTransportTopologyTest
                         if (transport.reaches(dst))
                         {
                             final int to = dst;
-                            final int length = (i & 3) == 0 ? transport.capabilities().maxFrameLength() : 16;
+                            final int length = (i & 3) == 0 ? transport.maxFrameLength() : 16;
                             while (!transport.offer(dst, length, (buffer, index, l) ->
                             {
                                 buffer.putInt(index, sequence, ByteOrder.LITTLE_ENDIAN);

@@ -95,7 +95,7 @@ class ShmTwoProcessTest
     private static void pingPong(final Transport transport)
     {
         final long[] received = {-1};
-        final FrameHandler pong = (src, buffer, index, length, attachment) ->
+        final FrameHandler pong = (src, buffer, index, length) ->
         {
             assertEquals(0, src, "source");
             assertEquals(PING_LENGTH, length, "pong length");
@@ -133,7 +133,7 @@ class ShmTwoProcessTest
     {
         final FramePattern pattern = new FramePattern();
         final long[] position = {0};
-        final FrameHandler check = (src, buffer, index, length, attachment) ->
+        final FrameHandler check = (src, buffer, index, length) ->
         {
             assertEquals(0, src, "source");
             final long expected = position[0];

@@ -4,10 +4,9 @@ import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
-import org.jmpi.internal.runtime.RankContext;
-import org.jmpi.spi.Capabilities;
 import org.jmpi.spi.FrameHandler;
 import org.jmpi.spi.FrameWriter;
+import org.jmpi.spi.PeerMemory;
 import org.jmpi.spi.Transport;
 import org.jmpi.spi.TransportContext;
 
@@ -16,14 +15,15 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Frames between ranks of one JVM: each rank has an inbox (a many-to-one concurrent queue) in a hub
- * the job's ranks share. A frame is a small heap buffer; attachments pass object references, so the
- * protocol can copy rendezvous payloads directly from the sender's buffer (single copy).
+ * the job's ranks share. A frame is a small heap buffer. Every object of the heap is reachable by
+ * every rank, so this transport offers {@link PeerMemory}: an exposed buffer is mapped by the peer as
+ * the very object, and the protocol copies rendezvous payloads directly from buffer to buffer.
  *
  * <p>Back-pressure: an inbox holds at most {@code jmpi.jvm.inbox.size} bytes of frames; beyond that
  * {@link #offer} returns false until the receiver drains it.
  *
- * <p>Threading: {@link #offer} and {@link #progress} on the rank's engine thread; the receiving
- * rank's inbox is written by many sender threads.
+ * <p>Threading: {@link #offer}, {@link #progress} and the peer-memory methods on the rank's engine
+ * thread; the receiving rank's inbox is written by many sender threads, and its exposures read by them.
  */
 final class InJvmTransport implements Transport
 {
@@ -32,7 +32,7 @@ final class InJvmTransport implements Transport
     private static final int POLL_LIMIT = 64;
 
     /** One inbound frame. */
-    private record Frame(int sourceRank, UnsafeBuffer buffer, int length, Object attachment)
+    private record Frame(int sourceRank, UnsafeBuffer buffer, int length)
     {
     }
 
@@ -42,11 +42,12 @@ final class InJvmTransport implements Transport
         final ManyToOneConcurrentLinkedQueue<Frame> queue = new ManyToOneConcurrentLinkedQueue<>();
         final AtomicLong queuedBytes = new AtomicLong();
         final long capacityBytes;
-        volatile Runnable waker = () -> { };
+        final Runnable waker;
 
-        Inbox(final long capacityBytes)
+        Inbox(final long capacityBytes, final Runnable waker)
         {
             this.capacityBytes = capacityBytes;
+            this.waker = waker;
         }
 
         /** Reserves room for a frame; false when the inbox is full (an empty inbox takes any frame). */
@@ -67,43 +68,42 @@ final class InJvmTransport implements Transport
         }
     }
 
-    /** The inboxes of the ranks of one JVM, by world rank. */
+    /** What one rank offers the others of its JVM: its inbox and the memory it exposes. */
+    record Endpoint(Inbox inbox, HeapExposures exposures)
+    {
+    }
+
+    /** The endpoints of the ranks of one JVM, by world rank. */
     static final class Hub
     {
-        final ConcurrentHashMap<Integer, Inbox> inboxes = new ConcurrentHashMap<>();
+        final ConcurrentHashMap<Integer, Endpoint> endpoints = new ConcurrentHashMap<>();
     }
 
     private final TransportContext context;
     private final int rank;
     private final Hub hub;
-    private final Inbox inbox;
-    private final Inbox[] peers;
+    private final Endpoint self;
+    private final Endpoint[] peers;
     private final boolean[] reachable;
-    private final Capabilities capabilities;
+    private final int maxFrameLength;
+    private final PeerMemory peerMemory = new HeapPeerMemory();
 
     InJvmTransport(final TransportContext context)
     {
         this.context = context;
         this.rank = context.rank();
-        final RankContext rankContext = RankContext.current();
-        this.hub = rankContext == null ? new Hub() :
-            (Hub)rankContext.job().shared().computeIfAbsent("jvm.hub", k -> new Hub());
-        this.inbox = new Inbox(context.params().getLong(InJvmTransportProvider.INBOX_SIZE));
-        hub.inboxes.put(rank, inbox);
-        this.capabilities = new Capabilities((int)Math.min(MAX_FRAME_LENGTH, inbox.capacityBytes / 2), true, true, false, false);
-        this.peers = new Inbox[context.size()];
+        this.hub = (Hub)context.jvmShared().computeIfAbsent("jvm.hub", k -> new Hub());
+        final Inbox inbox = new Inbox(context.params().getLong(InJvmTransportProvider.INBOX_SIZE), context.waker());
+        this.self = new Endpoint(inbox, new HeapExposures());
+        hub.endpoints.put(rank, self);
+        this.maxFrameLength = (int)Math.min(MAX_FRAME_LENGTH, inbox.capacityBytes / 2);
+        this.peers = new Endpoint[context.size()];
         this.reachable = new boolean[context.size()];
         final String myJvm = context.jvmId(rank);
         for (int r = 0; r < context.size(); r++)
         {
-            reachable[r] = r == rank || (rankContext != null && myJvm.equals(context.jvmId(r)));
+            reachable[r] = r == rank || myJvm.equals(context.jvmId(r));
         }
-    }
-
-    /** Sets what wakes this rank's engine when a frame arrives (the engine's wakeup). */
-    void waker(final Runnable waker)
-    {
-        inbox.waker = waker;
     }
 
     @Override
@@ -113,9 +113,9 @@ final class InJvmTransport implements Transport
     }
 
     @Override
-    public Capabilities capabilities()
+    public int maxFrameLength()
     {
-        return capabilities;
+        return maxFrameLength;
     }
 
     @Override
@@ -125,18 +125,30 @@ final class InJvmTransport implements Transport
     }
 
     @Override
-    public boolean offer(final int dstRank, final int lengthBytes, final FrameWriter writer, final Object attachment)
+    public <T> T feature(final Class<T> type)
     {
-        Inbox target = peers[dstRank];
+        return type == PeerMemory.class ? type.cast(peerMemory) : null;
+    }
+
+    private Endpoint peer(final int peerRank)
+    {
+        Endpoint target = peers[peerRank];
         if (target == null)
         {
-            target = hub.inboxes.get(dstRank);
+            target = hub.endpoints.get(peerRank);
             if (target == null)
             {
-                throw new MpiException(ErrorClass.ERR_INTERN, "in-JVM transport: rank " + dstRank + " has no inbox in job " + context.jobId());
+                throw new MpiException(ErrorClass.ERR_INTERN, "in-JVM transport: rank " + peerRank + " has no inbox in job " + context.jobId());
             }
-            peers[dstRank] = target;
+            peers[peerRank] = target;
         }
+        return target;
+    }
+
+    @Override
+    public boolean offer(final int dstRank, final int lengthBytes, final FrameWriter writer)
+    {
+        final Inbox target = peer(dstRank).inbox();
         if (!target.reserve(lengthBytes))
         {
             return false;
@@ -151,7 +163,7 @@ final class InJvmTransport implements Transport
             target.queuedBytes.addAndGet(-lengthBytes);
             throw ex;
         }
-        target.queue.offer(new Frame(rank, buffer, lengthBytes, attachment));
+        target.queue.offer(new Frame(rank, buffer, lengthBytes));
         target.waker.run();
         return true;
     }
@@ -159,12 +171,13 @@ final class InJvmTransport implements Transport
     @Override
     public int progress(final FrameHandler handler)
     {
+        final Inbox inbox = self.inbox();
         int count = 0;
         Frame f;
         while (count < POLL_LIMIT && (f = inbox.queue.poll()) != null)
         {
             inbox.queuedBytes.addAndGet(-f.length());
-            handler.onFrame(f.sourceRank(), f.buffer(), 0, f.length(), f.attachment());
+            handler.onFrame(f.sourceRank(), f.buffer(), 0, f.length());
             count++;
         }
         return count;
@@ -173,12 +186,38 @@ final class InJvmTransport implements Transport
     @Override
     public void wakeup()
     {
-        inbox.waker.run();
+        // Never blocks inside itself: the engine parks, and senders wake it through the context's waker.
     }
 
     @Override
     public void close()
     {
-        hub.inboxes.remove(rank, inbox);
+        hub.endpoints.remove(rank, self);
+    }
+
+    /** Peer memory between threads of one JVM: a handle names an object in the owner's exposure table. */
+    private final class HeapPeerMemory implements PeerMemory
+    {
+        @Override
+        public long expose(final Object memory)
+        {
+            return self.exposures().expose(memory);
+        }
+
+        @Override
+        public void withdraw(final long handle)
+        {
+            self.exposures().withdraw(handle);
+        }
+
+        @Override
+        public Object map(final int peerRank, final long handle)
+        {
+            if (!reaches(peerRank))
+            {
+                throw new MpiException(ErrorClass.ERR_INTERN, "in-JVM peer memory: rank " + peerRank + " is not in this JVM");
+            }
+            return peer(peerRank).exposures().map(peerRank, handle);
+        }
     }
 }

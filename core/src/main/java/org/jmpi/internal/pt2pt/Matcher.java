@@ -1,0 +1,124 @@
+package org.jmpi.internal.pt2pt;
+
+import org.agrona.collections.Int2ObjectHashMap;
+
+import java.util.ArrayList;
+
+/**
+ * Matching, the receive side's first role: posted receives and unexpected messages per context, in
+ * MPI's non-overtaking order, and the probes waiting for a message.
+ *
+ * <p>Threading: engine thread only.
+ */
+final class Matcher
+{
+    private final Int2ObjectHashMap<MatchList> posted = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<MatchList> unexpected = new Int2ObjectHashMap<>();
+    private final ArrayList<ProbeRequestImpl> probes = new ArrayList<>();
+
+    /** Takes the first posted receive that accepts an arriving envelope; null when none does. */
+    RecvRequestImpl takePosted(final int contextId, final int source, final int tag)
+    {
+        final MatchList list = posted.get(contextId);
+        final MatchEntry e = list == null ? null : list.firstAccepting(source, tag);
+        if (e == null)
+        {
+            return null;
+        }
+        list.remove(e);
+        return ((RecvRequestImpl.Posted)e).request;
+    }
+
+    /** Queues a message no receive was posted for, and completes the probes it satisfies. */
+    void addUnexpected(final Unexpected u)
+    {
+        listOf(unexpected, u.contextId).add(u);
+        if (!probes.isEmpty())
+        {
+            wakeProbes(u);
+        }
+    }
+
+    /** Takes the first unexpected message a new receive matches, or posts the receive; returns the message or null. */
+    Unexpected takeUnexpectedOrPost(final RecvRequestImpl r)
+    {
+        final Unexpected u = findUnexpected(r.entry.contextId, r.entry.source, r.entry.tag);
+        if (u != null)
+        {
+            u.list.remove(u);
+            return u;
+        }
+        listOf(posted, r.entry.contextId).add(r.entry);
+        return null;
+    }
+
+    /** The first unexpected message matching, left in place; null when none. */
+    Unexpected findUnexpected(final int contextId, final int source, final int tag)
+    {
+        final MatchList list = unexpected.get(contextId);
+        return list == null ? null : (Unexpected)list.firstMatching(source, tag);
+    }
+
+    void removeUnexpected(final Unexpected u)
+    {
+        u.list.remove(u);
+    }
+
+    /** Completes the probe now if a message matches, else keeps it until one arrives. */
+    void postProbe(final ProbeRequestImpl p)
+    {
+        final Unexpected u = findUnexpected(p.contextId, p.source, p.tag);
+        if (u != null)
+        {
+            if (p.remove)
+            {
+                u.list.remove(u);
+            }
+            p.completeWith(u);
+        }
+        else
+        {
+            probes.add(p);
+        }
+    }
+
+    /** Withdraws a posted receive not matched yet; false when it already matched. */
+    boolean cancel(final RecvRequestImpl r)
+    {
+        if (r.entry.list != null && !r.isDone())
+        {
+            r.entry.list.remove(r.entry);
+            return true;
+        }
+        return false;
+    }
+
+    private void wakeProbes(final Unexpected u)
+    {
+        for (int i = 0; i < probes.size(); i++)
+        {
+            final ProbeRequestImpl p = probes.get(i);
+            if (p.accepts(u))
+            {
+                probes.remove(i--);
+                p.completeWith(u);
+                if (p.remove)
+                {
+                    u.list.remove(u);
+                    return;
+                }
+            }
+        }
+    }
+
+    private static MatchList listOf(final Int2ObjectHashMap<MatchList> lists, final int contextId)
+    {
+        MatchList list = lists.get(contextId);
+        if (list == null)
+        {
+            list = new MatchList();
+            lists.put(contextId, list);
+        }
+        return list;
+    }
+}

@@ -1,0 +1,149 @@
+package org.jmpi.internal.pt2pt;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.jmpi.Datatype;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.internal.datatype.BufferView;
+import org.jmpi.internal.datatype.Convertor;
+import org.jmpi.internal.datatype.TypeWireForm;
+
+import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
+
+/**
+ * Single copy through peer memory: the sender exposes its buffer and names it in the RTS with the
+ * element offset, count and send type (by id in the pair's type table, with the type's wire form the
+ * first time); the receiver maps the buffer and copies straight from the send layout into the receive
+ * layout (type-to-type copy), then answers FIN, on which the sender withdraws the exposure and completes.
+ *
+ * <p>Threading: engine thread only.
+ */
+final class PeerCopyPath implements RendezvousPath
+{
+    /** What the receiver keeps of an RTS until it matches. */
+    private record Arrival(long handle, long elementOffset, long count, Datatype type)
+    {
+    }
+
+    private final Protocol protocol;
+
+    PeerCopyPath(final Protocol protocol)
+    {
+        this.protocol = protocol;
+    }
+
+    @Override
+    public byte id()
+    {
+        return PATH_PEER_COPY;
+    }
+
+    /**
+     * Sender: takes this path for {@code s} if the peer's transport has peer memory, exposes the send
+     * buffer, and the RTS (with the type's wire form if the peer lacks it) fits one frame.
+     */
+    boolean prepare(final SendRequestImpl s, final PeerChannel ch)
+    {
+        if (ch.peerMemory == null)
+        {
+            return false;
+        }
+        int typeId = ch.types.sentId(s.type);
+        int wireLength = 0;
+        if (typeId == 0)
+        {
+            wireLength = TypeWireForm.encodedLength(s.type);
+            if (PEER_RTS_LENGTH + (long)wireLength > ch.maxFrameLength)
+            {
+                return false;
+            }
+        }
+        final long handle = ch.peerMemory.expose(s.view.buffer());
+        if (handle == 0)
+        {
+            return false;
+        }
+        if (typeId == 0)
+        {
+            typeId = ch.types.assignSentId(s.type);
+        }
+        s.exposedHandle = handle;
+        s.typeId = typeId;
+        s.wireLength = wireLength;
+        return true;
+    }
+
+    @Override
+    public int rtsExtensionLength(final SendRequestImpl s)
+    {
+        return PEER_RTS_LENGTH - ENVELOPE_LENGTH + s.wireLength;
+    }
+
+    @Override
+    public void writeRtsExtension(final SendRequestImpl s, final PeerChannel ch, final MutableDirectBuffer buffer, final int index)
+    {
+        final int base = index - ENVELOPE_LENGTH;
+        buffer.putLong(base + PEER_HANDLE_OFFSET, s.exposedHandle, BYTE_ORDER);
+        buffer.putLong(base + PEER_ELEMENT_OFFSET_OFFSET, s.elementOffset, BYTE_ORDER);
+        buffer.putLong(base + PEER_COUNT_OFFSET, s.count, BYTE_ORDER);
+        buffer.putInt(base + PEER_TYPE_ID_OFFSET, s.typeId, BYTE_ORDER);
+        buffer.putInt(base + PEER_WIRE_LENGTH_OFFSET, s.wireLength, BYTE_ORDER);
+        if (s.wireLength > 0)
+        {
+            TypeWireForm.encode(s.type, buffer, base + PEER_RTS_LENGTH);
+        }
+    }
+
+    @Override
+    public Object onArrival(final PeerChannel ch, final DirectBuffer buffer, final int extensionIndex, final int extensionLength)
+    {
+        final int base = extensionIndex - ENVELOPE_LENGTH;
+        if (extensionLength < PEER_RTS_LENGTH - ENVELOPE_LENGTH)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "peer-copy RTS from rank " + ch.worldRank + " too short: " + extensionLength + " bytes");
+        }
+        final int typeId = buffer.getInt(base + PEER_TYPE_ID_OFFSET, BYTE_ORDER);
+        final int wireLength = buffer.getInt(base + PEER_WIRE_LENGTH_OFFSET, BYTE_ORDER);
+        final Datatype type;
+        if (wireLength > 0)
+        {
+            if (wireLength != extensionLength - (PEER_RTS_LENGTH - ENVELOPE_LENGTH))
+            {
+                throw new MpiException(ErrorClass.ERR_INTERN, "peer-copy RTS from rank " + ch.worldRank + ": wire form of " +
+                    wireLength + " bytes in an extension of " + extensionLength);
+            }
+            type = TypeWireForm.decode(buffer, base + PEER_RTS_LENGTH, wireLength);
+            ch.types.received(typeId, type);
+        }
+        else
+        {
+            type = ch.types.receivedType(typeId);
+        }
+        return new Arrival(buffer.getLong(base + PEER_HANDLE_OFFSET, BYTE_ORDER),
+            buffer.getLong(base + PEER_ELEMENT_OFFSET_OFFSET, BYTE_ORDER),
+            buffer.getLong(base + PEER_COUNT_OFFSET, BYTE_ORDER), type);
+    }
+
+    @Override
+    public void onMatched(final RecvRequestImpl r, final PeerChannel ch, final long senderRequest, final long acceptBytes,
+        final Object arrival)
+    {
+        if (acceptBytes > 0)
+        {
+            final Arrival a = (Arrival)arrival;
+            final Object memory = ch.peerMemory.map(ch.worldRank, a.handle());
+            final Convertor source = Convertor.create(BufferView.of(memory, "peer send buffer"), a.elementOffset(), a.count(), a.type());
+            Convertor.copy(source, r.convertor, 0, acceptBytes);
+        }
+        protocol.submit(ch, ControlFrame.fin(senderRequest));
+        r.completeReceive();
+    }
+
+    @Override
+    public void onFinished(final SendRequestImpl s, final PeerChannel ch)
+    {
+        ch.peerMemory.withdraw(s.exposedHandle);
+        s.exposedHandle = 0;
+    }
+}

@@ -1,0 +1,221 @@
+package org.jmpi.internal.pt2pt;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.internal.datatype.Signatures;
+
+import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
+
+/**
+ * The receive side of the protocol: an arriving envelope is matched against the posted receives
+ * ({@link Matcher}) or kept as unexpected; an eager payload is unpacked straight from the frame (or from
+ * its unexpected copy); a rendezvous is handed to the path its RTS names. Eager bytes consumed are
+ * returned to the sender as credits.
+ *
+ * <p>Threading: engine thread only.
+ */
+final class RecvSide
+{
+    private static final byte[] EMPTY = new byte[0];
+
+    private final Protocol protocol;
+    private final Matcher matcher;
+    private final RendezvousPath[] paths;
+    private final long eagerWindow;
+    private final UnsafeBuffer scratch = new UnsafeBuffer(EMPTY);
+    private long bufferedBytes;
+
+    RecvSide(final Protocol protocol, final Matcher matcher, final RendezvousPath[] paths, final long eagerWindow)
+    {
+        this.protocol = protocol;
+        this.matcher = matcher;
+        this.paths = paths;
+        this.eagerWindow = eagerWindow;
+    }
+
+    /** Payload bytes of eager messages held as unexpected. */
+    long bufferedBytes()
+    {
+        return bufferedBytes;
+    }
+
+    void postRecv(final RecvRequestImpl r)
+    {
+        final Unexpected u = matcher.takeUnexpectedOrPost(r);
+        if (u != null)
+        {
+            consume(u, r);
+        }
+    }
+
+    /** An EAGER or RTS frame. */
+    void onEnvelope(final PeerChannel ch, final DirectBuffer buffer, final int index, final int lengthBytes, final boolean rendezvous)
+    {
+        final int contextId = buffer.getInt(index + CONTEXT_OFFSET, BYTE_ORDER);
+        final int tag = buffer.getInt(index + TAG_OFFSET, BYTE_ORDER);
+        final int source = buffer.getInt(index + SOURCE_OFFSET, BYTE_ORDER);
+        final int sigCode = buffer.getByte(index + SIG_OFFSET) & 0xFF;
+        final long length = buffer.getLong(index + LENGTH_OFFSET, BYTE_ORDER);
+        final long senderRequest = buffer.getLong(index + ENVELOPE_SENDER_REQUEST_OFFSET, BYTE_ORDER);
+        final boolean sync = (buffer.getByte(index + FLAGS_OFFSET) & FLAG_SYNC) != 0;
+        final int cost = rendezvous ? 0 : ENVELOPE_LENGTH + (int)length;
+        RendezvousPath path = null;
+        Object arrival = null;
+        if (rendezvous)
+        {
+            path = path(buffer.getByte(index + PATH_OFFSET), ch);
+            arrival = path.onArrival(ch, buffer, index + ENVELOPE_LENGTH, lengthBytes - ENVELOPE_LENGTH);
+        }
+
+        final RecvRequestImpl r = matcher.takePosted(contextId, source, tag);
+        if (r != null)
+        {
+            if (rendezvous)
+            {
+                matchRendezvous(r, ch, source, tag, sigCode, length, senderRequest, path, arrival);
+            }
+            else
+            {
+                deliverEager(r, ch, buffer, index + ENVELOPE_LENGTH, source, tag, sigCode, length, sync, senderRequest, cost);
+            }
+            return;
+        }
+
+        final Unexpected u = new Unexpected();
+        u.contextId = contextId;
+        u.source = source;
+        u.tag = tag;
+        u.rendezvous = rendezvous;
+        u.sync = sync;
+        u.sourceWorld = ch.worldRank;
+        u.sigCode = sigCode;
+        u.length = length;
+        u.senderRequest = senderRequest;
+        u.path = path;
+        u.arrival = arrival;
+        u.creditCost = cost;
+        if (!rendezvous)
+        {
+            u.payload = new byte[(int)length];
+            buffer.getBytes(index + ENVELOPE_LENGTH, u.payload);
+            bufferedBytes += length;
+        }
+        matcher.addUnexpected(u);
+    }
+
+    /** Receives an unexpected message into {@code r} (a receive just posted, or an mrecv). */
+    void consume(final Unexpected u, final RecvRequestImpl r)
+    {
+        final PeerChannel ch = protocol.channel(u.sourceWorld);
+        if (u.rendezvous)
+        {
+            matchRendezvous(r, ch, u.source, u.tag, u.sigCode, u.length, u.senderRequest, u.path, u.arrival);
+        }
+        else
+        {
+            bufferedBytes -= u.length;
+            scratch.wrap(u.payload);
+            deliverEager(r, ch, scratch, 0, u.source, u.tag, u.sigCode, u.length, u.sync, u.senderRequest, u.creditCost);
+            scratch.wrap(EMPTY);
+        }
+    }
+
+    private RendezvousPath path(final byte id, final PeerChannel ch)
+    {
+        if (id < 0 || id >= paths.length)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "RTS from rank " + ch.worldRank + " names unknown path " + id);
+        }
+        return paths[id];
+    }
+
+    private static boolean checkSignature(final RecvRequestImpl r, final int sigCode, final long length)
+    {
+        if (length > 0 && !Signatures.compatible(sigCode, r.sigCode))
+        {
+            r.error = ErrorClass.ERR_TYPE;
+            r.errorDetail = "recv type mismatch: the message's basic type (code " + sigCode +
+                ") does not match the receive type (code " + r.sigCode + ")";
+            return false;
+        }
+        return true;
+    }
+
+    private void deliverEager(
+        final RecvRequestImpl r,
+        final PeerChannel ch,
+        final DirectBuffer buffer,
+        final int payloadIndex,
+        final int source,
+        final int tag,
+        final int sigCode,
+        final long length,
+        final boolean sync,
+        final long senderRequest,
+        final int cost)
+    {
+        r.messageSource = source;
+        r.messageTag = tag;
+        r.messageBytes = length;
+        if (checkSignature(r, sigCode, length))
+        {
+            final long take = Math.min(length, r.capacityBytes);
+            if (take > 0)
+            {
+                r.convertor.unpack(buffer, payloadIndex, (int)take);
+            }
+            if (length > r.capacityBytes)
+            {
+                r.error = ErrorClass.ERR_TRUNCATE;
+            }
+        }
+        returnCredits(ch, cost);
+        if (sync)
+        {
+            protocol.submit(ch, ControlFrame.ack(senderRequest));
+        }
+        r.completeReceive();
+    }
+
+    private void matchRendezvous(
+        final RecvRequestImpl r,
+        final PeerChannel ch,
+        final int source,
+        final int tag,
+        final int sigCode,
+        final long length,
+        final long senderRequest,
+        final RendezvousPath path,
+        final Object arrival)
+    {
+        r.messageSource = source;
+        r.messageTag = tag;
+        r.messageBytes = length;
+        long accept = 0;
+        if (checkSignature(r, sigCode, length))
+        {
+            accept = Math.min(length, r.capacityBytes);
+            if (length > r.capacityBytes)
+            {
+                r.error = ErrorClass.ERR_TRUNCATE;
+            }
+        }
+        path.onMatched(r, ch, senderRequest, accept, arrival);
+    }
+
+    private void returnCredits(final PeerChannel ch, final int cost)
+    {
+        if (cost == 0)
+        {
+            return;
+        }
+        ch.creditsToReturn += cost;
+        if (!ch.creditFrameQueued && ch.creditsToReturn >= eagerWindow / 2)
+        {
+            ch.creditFrameQueued = true;
+            protocol.submit(ch, ControlFrame.credit());
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package org.jmpi.internal.pt2pt;
+
+import org.agrona.collections.Long2ObjectHashMap;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+
+import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
+
+/**
+ * The send side of the protocol. Per message:
+ * <ol>
+ * <li>Eager, when the payload is at most the eager limit and the peer's eager window has room: one EAGER
+ * frame carries envelope and payload, packed by the send convertor straight into the transport's memory.
+ * A standard send is complete when the frame is written; a synchronous one waits for ACK.</li>
+ * <li>Rendezvous otherwise: an RTS carries the envelope and names the path that moves the data, chosen
+ * here from the peer transport's features: {@link PeerCopyPath} where the send buffer can be exposed as
+ * peer memory, else {@link FragmentPath}. (The PVAS issue adds the split copy and a cost model over the
+ * send and receive layouts' statistics here.)</li>
+ * </ol>
+ *
+ * <p>Threading: engine thread only.
+ */
+final class SendSide
+{
+    private final Protocol protocol;
+    private final FragmentPath fragments;
+    private final PeerCopyPath peerCopy;
+    private final FrameEncoder encoder;
+    private final long eagerLimit;
+    private final long eagerWindow;
+    private final Long2ObjectHashMap<SendRequestImpl> awaitingReply = new Long2ObjectHashMap<>();
+    /** Rendezvous messages sent, by path id. */
+    private final long[] rendezvousByPath = new long[2];
+    private long nextId = 1;
+
+    SendSide(final Protocol protocol, final FragmentPath fragments, final PeerCopyPath peerCopy, final FrameEncoder encoder,
+        final long eagerLimit, final long eagerWindow)
+    {
+        this.protocol = protocol;
+        this.fragments = fragments;
+        this.peerCopy = peerCopy;
+        this.encoder = encoder;
+        this.eagerLimit = eagerLimit;
+        this.eagerWindow = eagerWindow;
+    }
+
+    void postSend(final SendRequestImpl s, final PeerChannel ch)
+    {
+        s.id = nextId++;
+        final long cost = ENVELOPE_LENGTH + s.totalBytes;
+        final long limit = Math.min(eagerLimit, ch.maxFrameLength - ENVELOPE_LENGTH);
+        if (s.totalBytes <= limit && ch.eagerOutstanding + cost <= eagerWindow)
+        {
+            ch.eagerOutstanding += cost;
+            s.state = SendRequestImpl.State.EAGER_PENDING;
+        }
+        else
+        {
+            s.path = peerCopy.prepare(s, ch) ? peerCopy : fragments;
+            rendezvousByPath[s.path.id()]++;
+            s.state = SendRequestImpl.State.RTS_PENDING;
+        }
+        protocol.submit(ch, s);
+    }
+
+    /** Rendezvous messages this rank sent by {@code path} ({@link FrameDescriptor#PATH_FRAGMENTS}...). */
+    long rendezvousSent(final byte path)
+    {
+        return rendezvousByPath[path];
+    }
+
+    /** Emits the frames of {@code s}'s current state; true when the transport took them all. */
+    boolean emit(final SendRequestImpl s, final PeerChannel ch)
+    {
+        switch (s.state)
+        {
+            case EAGER_PENDING ->
+            {
+                encoder.envelope(TYPE_EAGER, s, ch);
+                if (!ch.transport.offer(ch.worldRank, ENVELOPE_LENGTH + (int)s.totalBytes, encoder))
+                {
+                    return false;
+                }
+                if (s.mode == SendMode.SYNC)
+                {
+                    s.state = SendRequestImpl.State.WAIT_ACK;
+                    awaitingReply.put(s.id, s);
+                }
+                else
+                {
+                    s.completeSend();
+                }
+                return true;
+            }
+            case RTS_PENDING ->
+            {
+                encoder.envelope(TYPE_RTS, s, ch);
+                if (!ch.transport.offer(ch.worldRank, ENVELOPE_LENGTH + s.path.rtsExtensionLength(s), encoder))
+                {
+                    return false;
+                }
+                s.state = SendRequestImpl.State.WAIT_CTS;
+                awaitingReply.put(s.id, s);
+                return true;
+            }
+            case STREAMING ->
+            {
+                return fragments.stream(s, ch, encoder);
+            }
+            default -> throw new MpiException(ErrorClass.ERR_INTERN, "send request " + s.id + " queued in state " + s.state);
+        }
+    }
+
+    void onCts(final PeerChannel ch, final long senderRequest, final long receiverRequest, final long acceptBytes)
+    {
+        fragments.onCts(take(ch, senderRequest, "CTS"), ch, receiverRequest, acceptBytes);
+    }
+
+    /** ACK of a synchronous eager send, or FIN of a path whose receiver is done. */
+    void onReply(final PeerChannel ch, final long senderRequest, final boolean fin)
+    {
+        final SendRequestImpl s = take(ch, senderRequest, fin ? "FIN" : "ACK");
+        if (fin)
+        {
+            s.path.onFinished(s, ch);
+        }
+        s.completeSend();
+    }
+
+    private SendRequestImpl take(final PeerChannel ch, final long senderRequest, final String what)
+    {
+        final SendRequestImpl s = awaitingReply.remove(senderRequest);
+        if (s == null)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, what + " for unknown send request " + senderRequest + " from rank " + ch.worldRank);
+        }
+        return s;
+    }
+}

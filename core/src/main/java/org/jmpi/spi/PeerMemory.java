@@ -1,0 +1,37 @@
+package org.jmpi.spi;
+
+/**
+ * A transport feature: memory one rank exposes is directly addressable by the peers this transport
+ * reaches, so a protocol can copy straight from a sender's buffer into a receiver's (single copy) or
+ * split that copy between the two. Ranks that are threads of one JVM reach every object; ranks in
+ * separate JVMs reach what lies in a shared arena.
+ *
+ * <p>An exposure is named by a handle, a non-zero {@code long} that travels in a frame; the peer maps the
+ * handle back to memory it can copy to or from. The owner keeps the memory valid, and the handle
+ * mappable, until it {@link #withdraw withdraws} it, which it does only after the peer said it is done.
+ *
+ * <p>Threading: {@link #expose} and {@link #withdraw} on the owner's progress thread, {@link #map} on the
+ * peer's; an exposure published by {@code expose} is visible to any thread that maps its handle after
+ * the handle reached it in a frame.
+ */
+public interface PeerMemory
+{
+    /**
+     * Exposes {@code memory} (a primitive array or a {@link java.nio.Buffer}) to this transport's peers.
+     *
+     * @return the handle, or 0 when this transport cannot expose that memory (then the protocol uses
+     * another path; for example an arena exposes only memory allocated in it).
+     */
+    long expose(Object memory);
+
+    /** Ends an exposure; the handle must not be mapped again. */
+    void withdraw(long handle);
+
+    /**
+     * The memory {@code peerRank} exposed under {@code handle}, as an object a convertor can walk: the
+     * very object between threads of one JVM, a view of the arena across JVMs.
+     *
+     * @throws org.jmpi.MpiException ERR_INTERN when the peer has no such exposure.
+     */
+    Object map(int peerRank, long handle);
+}
