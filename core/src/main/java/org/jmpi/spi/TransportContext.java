@@ -35,6 +35,15 @@ public interface TransportContext
     Runnable waker();
 
     /**
+     * How long opening may wait for the other ranks at the bootstrap (the job's init timeout).
+     * Defaults to 60 seconds for contexts that have no job behind them.
+     */
+    default long initTimeoutNs()
+    {
+        return 60_000_000_000L;
+    }
+
+    /**
      * Values shared by the ranks of this JVM that belong to one job, such as an in-JVM transport's hub;
      * a map of this rank's own when the rank is alone in its JVM.
      */

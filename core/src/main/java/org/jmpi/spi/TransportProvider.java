@@ -1,5 +1,6 @@
 package org.jmpi.spi;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -28,6 +29,19 @@ public interface TransportProvider
      * @return {@code null} when it can, otherwise a one-line reason; never throws.
      */
     String probe(TransportContext context);
+
+    /**
+     * Removes what a job's ranks left on this node through this transport (shared-memory files, for
+     * example), however the job ended: the launcher calls it once every rank of the job on this node is
+     * gone. Never throws; reports what it could not remove on standard error.
+     *
+     * @param params the job's parameters as its ranks saw them (where the transport put its files).
+     * @return what was removed, for the launcher's log.
+     */
+    default List<Path> cleanup(final String jobId, final Params params)
+    {
+        return List.of();
+    }
 
     /**
      * Opens the transport. May use the bootstrap to exchange addresses with the other ranks (every rank

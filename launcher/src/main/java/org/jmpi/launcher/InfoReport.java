@@ -169,6 +169,18 @@ final class InfoReport
             {
                 return pid + "@" + host + (sameJvm ? "" : "#" + rank);
             }
+
+            @Override
+            public Runnable waker()
+            {
+                return () -> { };
+            }
+
+            @Override
+            public java.util.concurrent.ConcurrentMap<String, Object> jvmShared()
+            {
+                return job.shared();
+            }
         };
     }
 

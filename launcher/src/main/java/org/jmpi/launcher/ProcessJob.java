@@ -362,7 +362,7 @@ final class ProcessJob
         {
             final Map<String, String> rankEnv = new HashMap<>(System.getenv());
             rankEnv.putAll(resolvedExports);
-            ShmFiles.deleteJobFiles(ShmFiles.directories(options.params(), rankEnv), bootstrap.jobId());
+            JobCleanup.run(options.params(), rankEnv, bootstrap.jobId());
             bootstrap.close();
         }
     }

@@ -150,7 +150,7 @@ final class ThreadJob
                     // Closing jar files of a finished job.
                 }
             }
-            ShmFiles.deleteJobFiles(ShmFiles.directories(options.params(), System.getenv()), job.jobId());
+            JobCleanup.run(options.params(), System.getenv(), job.jobId());
         }
         return exitCode;
     }

@@ -392,6 +392,12 @@ public final class RankRuntime
         }
 
         @Override
+        public long initTimeoutNs()
+        {
+            return initTimeoutNs;
+        }
+
+        @Override
         public ConcurrentMap<String, Object> jvmShared()
         {
             return jvmShared;

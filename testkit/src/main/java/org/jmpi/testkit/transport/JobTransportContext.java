@@ -1,10 +1,12 @@
 package org.jmpi.testkit.transport;
 
+import org.jmpi.internal.runtime.CoreParams;
 import org.jmpi.internal.runtime.LocalJob;
 import org.jmpi.spi.Bootstrap;
 import org.jmpi.spi.Params;
 import org.jmpi.spi.TransportContext;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import java.util.function.IntFunction;
@@ -96,6 +98,12 @@ public final class JobTransportContext implements TransportContext
     public long wakeups()
     {
         return wakeups.get();
+    }
+
+    @Override
+    public long initTimeoutNs()
+    {
+        return TimeUnit.MILLISECONDS.toNanos(job.params().getLong(CoreParams.INIT_TIMEOUT));
     }
 
     @Override

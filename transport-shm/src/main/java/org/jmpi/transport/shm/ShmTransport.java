@@ -7,7 +7,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
-import org.jmpi.internal.runtime.CoreParams;
 import org.jmpi.spi.Bootstrap;
 import org.jmpi.spi.FrameHandler;
 import org.jmpi.spi.FrameWriter;
@@ -19,7 +18,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.concurrent.TimeUnit;
 
 import static org.jmpi.transport.shm.ShmMessageDescriptor.BYTE_ORDER;
 import static org.jmpi.transport.shm.ShmMessageDescriptor.FRAME_LENGTH_OFFSET;
@@ -165,7 +163,7 @@ public final class ShmTransport implements Transport
         final long fileLength = config.fileLength(localRanks.length);
         final Path path = config.dir().resolve(ShmSegment.fileName(context.jobId(), context.nodeId(context.rank())));
         final Bootstrap bootstrap = context.bootstrap();
-        final long timeoutNs = TimeUnit.MILLISECONDS.toNanos(context.params().getLong(CoreParams.INIT_TIMEOUT));
+        final long timeoutNs = context.initTimeoutNs();
         final int creatorRank = localRanks[0];
 
         final ShmSegment segment;

@@ -1,6 +1,7 @@
 package org.jmpi.transport.shm;
 
 import org.jmpi.spi.ParamSpec;
+import org.jmpi.spi.Params;
 import org.jmpi.spi.Transport;
 import org.jmpi.spi.TransportContext;
 import org.jmpi.spi.TransportProvider;
@@ -37,6 +38,21 @@ public final class ShmTransportProvider implements TransportProvider
     public List<ParamSpec> params()
     {
         return ShmParams.ALL;
+    }
+
+    /** Deletes the job's file(s) in the directory {@code jmpi.shm.dir} names for this job. */
+    @Override
+    public List<Path> cleanup(final String jobId, final Params params)
+    {
+        try
+        {
+            return ShmJobFiles.delete(Path.of(params.get(ShmParams.DIR)), jobId);
+        }
+        catch (final RuntimeException ex)
+        {
+            System.err.println("jmpi: shm: cleanup of job " + jobId + " failed: " + ex);
+            return List.of();
+        }
     }
 
     @Override
