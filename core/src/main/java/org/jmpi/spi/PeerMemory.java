@@ -34,4 +34,11 @@ public interface PeerMemory
      * @throws org.jmpi.MpiException ERR_INTERN when the peer has no such exposure.
      */
     Object map(int peerRank, long handle);
+
+    /**
+     * Wakes {@code peerRank}'s progress engine after this rank wrote to the peer's memory directly (a put
+     * and its notification counter), so a peer parked waiting for that counter sees it at once. May do
+     * nothing where the peer cannot be woken (it then sees the write at its next poll).
+     */
+    void wake(int peerRank);
 }

@@ -5,6 +5,7 @@ import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.internal.engine.ProgressEngine;
 import org.jmpi.spi.FrameHandler;
+import org.jmpi.spi.PeerMemory;
 import org.jmpi.spi.Transport;
 
 import java.util.ArrayList;
@@ -136,6 +137,24 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     public boolean hasPeerMemory(final int worldRank)
     {
         return peers[worldRank].peerMemory != null;
+    }
+
+    /** The peer memory of the transport reaching {@code worldRank}, or null when it has none. */
+    public PeerMemory peerMemory(final int worldRank)
+    {
+        return peers[worldRank].peerMemory;
+    }
+
+    /** The largest frame the transport reaching {@code worldRank} takes. */
+    public int maxFrameLength(final int worldRank)
+    {
+        return peers[worldRank].maxFrameLength;
+    }
+
+    /** Size of the world (ranks this protocol has a channel to). */
+    public int worldSize()
+    {
+        return peers.length;
     }
 
     /** Whether frames still wait for room in a transport (finalize drains them). */

@@ -219,5 +219,11 @@ final class InJvmTransport implements Transport
             }
             return peer(peerRank).exposures().map(peerRank, handle);
         }
+
+        @Override
+        public void wake(final int peerRank)
+        {
+            peer(peerRank).inbox().waker.run();
+        }
     }
 }

@@ -1,0 +1,68 @@
+package org.jmpi.internal.rma;
+
+import org.jmpi.MpiException;
+
+/**
+ * The completion of one one-sided operation: done once every fragment of it is done at the target
+ * (remote completion). A fetch-and-add carries the value it fetched.
+ *
+ * <p>Threading: completed on the origin's engine thread; {@link #isDone()} and the results may be read
+ * by any thread after it returns true.
+ */
+public final class Completion
+{
+    /** An operation that finished as it was issued (peer memory, or the origin itself). */
+    static Completion done(final long value)
+    {
+        final Completion c = new Completion(0);
+        c.value = value;
+        c.done = true;
+        return c;
+    }
+
+    private int outstanding;
+    private long value;
+    private MpiException failure;
+    private volatile boolean done;
+
+    Completion(final int fragments)
+    {
+        this.outstanding = fragments;
+        this.done = fragments == 0;
+    }
+
+    /** Whether the operation finished at the target. */
+    public boolean isDone()
+    {
+        return done;
+    }
+
+    /** The fetched value of a fetch-and-add; 0 for puts and gets. Valid once done. */
+    public long value()
+    {
+        return value;
+    }
+
+    /** The failure, or null. Valid once done. */
+    public MpiException failure()
+    {
+        return failure;
+    }
+
+    /** One fragment finished; engine thread. */
+    void fragmentDone(final long fetched)
+    {
+        value = fetched;
+        if (--outstanding == 0)
+        {
+            done = true;
+        }
+    }
+
+    void fail(final MpiException ex)
+    {
+        failure = ex;
+        outstanding = 0;
+        done = true;
+    }
+}

@@ -1,0 +1,316 @@
+package org.jmpi.internal.rma;
+
+import org.agrona.DirectBuffer;
+import org.agrona.UnsafeApi;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.internal.datatype.BufferView;
+import org.jmpi.internal.pt2pt.Protocol;
+import org.jmpi.spi.PeerMemory;
+
+import static org.jmpi.internal.rma.RmaFrameDescriptor.*;
+import static org.jmpi.internal.rma.RmaFrames.*;
+
+/**
+ * One rank's one-sided layer: regions of memory registered for remote access, and put, get and atomic
+ * fetch-and-add against a peer's region, on the path the transport to that peer allows:
+ * <ol>
+ * <li><b>peer memory</b> (threads of one JVM; the PVAS arena): the origin maps the target's region and
+ * copies or adds directly; the operation is complete when the call returns. An add wakes the target's
+ * engine, so a target waiting on a counter sees it at once.</li>
+ * <li><b>active messages</b> otherwise: PUT, GET and ADD frames (laid out by {@link RmaFrameDescriptor}) in
+ * fragments that fit the transport's frames; the target's engine applies each and answers; the operation
+ * is complete when every fragment is answered. The target needs no call of its own: its engine applies
+ * the frames whenever it polls.</li>
+ * </ol>
+ * The origin checks every access against the key's length before anything moves. Counters are longs in a
+ * region; an add after a put to the same target publishes the put (both paths keep per-target order).
+ *
+ * <p>Threading: engine thread only (callers go through the engine's {@code execute}); the peer-memory path
+ * touches the target's memory from the origin's engine thread.
+ */
+public final class OneSided
+{
+    /** Largest payload of one PUT or GET_DATA fragment. */
+    static final int MAX_FRAGMENT = 32 * 1024;
+
+    private final Protocol protocol;
+    private final int rank;
+    private final Int2ObjectHashMap<Region> regions = new Int2ObjectHashMap<>();
+    private final Long2ObjectHashMap<Pending> pending = new Long2ObjectHashMap<>();
+    private final PeerMemory exposing;
+    private int nextRegionId = 1;
+    private long nextOp = 1;
+
+    /** An operation waiting for its fragments' answers; a get also knows where the bytes go. */
+    private record Pending(Completion completion, BufferView originView, long originBase)
+    {
+    }
+
+    /** Registers the layer's frame handlers with {@code protocol}. Engine thread, before any traffic. */
+    public OneSided(final Protocol protocol, final int rank)
+    {
+        this.protocol = protocol;
+        this.rank = rank;
+        PeerMemory found = null;
+        for (int r = 0; r < protocol.worldSize() && found == null; r++)
+        {
+            found = r == rank ? null : protocol.peerMemory(r);
+        }
+        this.exposing = found;
+        protocol.register(TYPE_PUT, this::onPut);
+        protocol.register(TYPE_GET, this::onGet);
+        protocol.register(TYPE_ADD, this::onAdd);
+        protocol.register(TYPE_ACK, this::onAck);
+        protocol.register(TYPE_GET_DATA, this::onGetData);
+    }
+
+    /**
+     * Registers {@code memory} (a primitive array or a ByteBuffer) for one-sided access, exposed through
+     * the peer memory of this rank's transports where there is one.
+     */
+    public Region register(final Object memory)
+    {
+        final BufferView view = Region.addressable(memory, "register");
+        final long handle = exposing == null ? 0 : exposing.expose(memory);
+        final Region region = new Region(nextRegionId++, view, handle);
+        regions.put(region.id(), region);
+        return region;
+    }
+
+    /** Ends a registration; peers must not access the region any more. */
+    public void deregister(final Region region)
+    {
+        if (regions.remove(region.id()) == null)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "deregister: region " + region.id() + " is not registered");
+        }
+        if (region.handle() != 0)
+        {
+            exposing.withdraw(region.handle());
+        }
+    }
+
+    /** Writes {@code length} bytes of {@code src} from byte {@code srcOffset} into the target's region at {@code targetOffset}. */
+    public Completion put(final int target, final RegionKey key, final long targetOffset, final Object src, final long srcOffset,
+        final long length)
+    {
+        final BufferView origin = Region.addressable(src, "put");
+        checkRange("put", key, targetOffset, length);
+        checkOrigin("put", origin, srcOffset, length);
+        final BufferView direct = directView(target, key);
+        if (direct != null)
+        {
+            Region.copy(origin, srcOffset, direct, targetOffset, length);
+            return Completion.done(0);
+        }
+        final int fragment = fragmentBytes(target);
+        final Completion completion = new Completion(fragments(length, fragment));
+        final long op = track(completion, null, 0);
+        for (long done = 0; done == 0 || done < length; done += fragment)
+        {
+            final int chunk = (int)Math.min(fragment, length - done);
+            protocol.send(target, new PutFrame(key.id(), targetOffset + done, op, origin, srcOffset + done, chunk));
+        }
+        return completion;
+    }
+
+    /** Reads {@code length} bytes of the target's region at {@code targetOffset} into {@code dst} from byte {@code dstOffset}. */
+    public Completion get(final int target, final RegionKey key, final long targetOffset, final Object dst, final long dstOffset,
+        final long length)
+    {
+        final BufferView origin = Region.addressable(dst, "get");
+        checkRange("get", key, targetOffset, length);
+        checkOrigin("get", origin, dstOffset, length);
+        if (origin.readOnly())
+        {
+            throw new MpiException(ErrorClass.ERR_BUFFER, "get: the origin buffer is read-only");
+        }
+        final BufferView direct = directView(target, key);
+        if (direct != null)
+        {
+            Region.copy(direct, targetOffset, origin, dstOffset, length);
+            return Completion.done(0);
+        }
+        final int fragment = fragmentBytes(target);
+        final Completion completion = new Completion(fragments(length, fragment));
+        final long op = track(completion, origin, dstOffset);
+        for (long done = 0; done == 0 || done < length; done += fragment)
+        {
+            final int chunk = (int)Math.min(fragment, length - done);
+            protocol.send(target, new GetFrame(key.id(), targetOffset + done, op, done, chunk));
+        }
+        return completion;
+    }
+
+    /** Atomically adds {@code delta} to the long at {@code targetOffset} of the target's region; the completion holds the old value. */
+    public Completion fetchAndAdd(final int target, final RegionKey key, final long targetOffset, final long delta)
+    {
+        checkRange("fetchAndAdd", key, targetOffset, 8);
+        if ((targetOffset & 7) != 0 || !key.longAligned())
+        {
+            throw new MpiException(ErrorClass.ERR_RMA_RANGE, "fetchAndAdd: byte " + targetOffset + " of the target region is not " +
+                "an 8-byte aligned long" + (key.longAligned() ? "" : " (the region itself is not 8-byte aligned)"));
+        }
+        final BufferView direct = directView(target, key);
+        if (direct != null)
+        {
+            final long before = Region.getAndAdd(direct, targetOffset, delta);
+            if (target != rank)
+            {
+                protocol.peerMemory(target).wake(target);
+            }
+            return Completion.done(before);
+        }
+        final Completion completion = new Completion(1);
+        protocol.send(target, new AddFrame(key.id(), targetOffset, track(completion, null, 0), delta));
+        return completion;
+    }
+
+    /** The target region's memory when this rank can reach it directly (itself, or through peer memory); else null. */
+    private BufferView directView(final int target, final RegionKey key)
+    {
+        if (target == rank)
+        {
+            return region(key.id(), rank).view();
+        }
+        final PeerMemory pm = protocol.peerMemory(target);
+        if (pm == null || key.handle() == 0)
+        {
+            return null;
+        }
+        return Region.addressable(pm.map(target, key.handle()), "peer region");
+    }
+
+    private long track(final Completion completion, final BufferView originView, final long originBase)
+    {
+        final long op = nextOp++;
+        pending.put(op, new Pending(completion, originView, originBase));
+        return op;
+    }
+
+    /** Payload bytes per PUT or GET_DATA frame to {@code target}. */
+    private int fragmentBytes(final int target)
+    {
+        return Math.min(MAX_FRAGMENT, protocol.maxFrameLength(target) - Math.max(PUT_DATA_OFFSET, DATA_PAYLOAD_OFFSET));
+    }
+
+    /** Frames an operation of {@code length} bytes takes (a zero-length one still takes one, for its answer). */
+    private static int fragments(final long length, final int fragment)
+    {
+        return (int)Math.max(1, (length + fragment - 1) / fragment);
+    }
+
+    private static void checkRange(final String call, final RegionKey key, final long targetOffset, final long length)
+    {
+        if (targetOffset < 0 || length < 0 || targetOffset + length > key.lengthBytes())
+        {
+            throw new MpiException(ErrorClass.ERR_RMA_RANGE, call + ": bytes [" + targetOffset + ", " + (targetOffset + length) +
+                ") outside the target region of " + key.lengthBytes() + " bytes");
+        }
+    }
+
+    private static void checkOrigin(final String call, final BufferView origin, final long offset, final long length)
+    {
+        if (offset < 0 || offset + length > origin.capacityBytes())
+        {
+            throw new MpiException(ErrorClass.ERR_BUFFER, call + ": origin bytes [" + offset + ", " + (offset + length) +
+                ") outside a buffer of " + origin.capacityBytes() + " bytes");
+        }
+    }
+
+    private Region region(final int id, final int from)
+    {
+        final Region region = regions.get(id);
+        if (region == null)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "one-sided: rank " + from + " names region " + id +
+                ", which rank " + rank + " has not registered");
+        }
+        return region;
+    }
+
+    private Pending take(final long op, final int from)
+    {
+        final Pending p = pending.get(op);
+        if (p == null)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "one-sided: rank " + from + " answers unknown operation " + op);
+        }
+        return p;
+    }
+
+    private void finished(final long op, final Pending p, final long value)
+    {
+        p.completion().fragmentDone(value);
+        if (p.completion().isDone())
+        {
+            pending.remove(op);
+        }
+    }
+
+    // ---------------------------------------------------------------- target side: active messages
+
+    private void onPut(final int src, final DirectBuffer buffer, final int index, final int lengthBytes)
+    {
+        final Region region = region(buffer.getInt(index + REGION_OFFSET, BYTE_ORDER), src);
+        final int length = buffer.getInt(index + LENGTH_OFFSET, BYTE_ORDER);
+        final long offset = buffer.getLong(index + TARGET_OFFSET_OFFSET, BYTE_ORDER);
+        checkIncoming(src, region, offset, length, lengthBytes - PUT_DATA_OFFSET);
+        final BufferView view = region.view();
+        copyIn(buffer, index + PUT_DATA_OFFSET, view, offset, length);
+        protocol.send(src, new AckFrame(buffer.getLong(index + OP_OFFSET, BYTE_ORDER), 0));
+    }
+
+    private void onGet(final int src, final DirectBuffer buffer, final int index, final int lengthBytes)
+    {
+        final Region region = region(buffer.getInt(index + REGION_OFFSET, BYTE_ORDER), src);
+        final int length = buffer.getInt(index + LENGTH_OFFSET, BYTE_ORDER);
+        final long offset = buffer.getLong(index + TARGET_OFFSET_OFFSET, BYTE_ORDER);
+        checkIncoming(src, region, offset, length, length);
+        protocol.send(src, new GetDataFrame(buffer.getLong(index + OP_OFFSET, BYTE_ORDER),
+            buffer.getLong(index + GET_ORIGIN_OFFSET_OFFSET, BYTE_ORDER), region.view(), offset, length));
+    }
+
+    private void onAdd(final int src, final DirectBuffer buffer, final int index, final int lengthBytes)
+    {
+        final Region region = region(buffer.getInt(index + REGION_OFFSET, BYTE_ORDER), src);
+        final long before = Region.getAndAdd(region.view(), buffer.getLong(index + TARGET_OFFSET_OFFSET, BYTE_ORDER),
+            buffer.getLong(index + ADD_DELTA_OFFSET, BYTE_ORDER));
+        protocol.send(src, new AckFrame(buffer.getLong(index + OP_OFFSET, BYTE_ORDER), before));
+    }
+
+    private static void checkIncoming(final int src, final Region region, final long offset, final int length, final int available)
+    {
+        if (offset < 0 || length < 0 || offset + length > region.lengthBytes() || available < length)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "one-sided: rank " + src + " accesses bytes [" + offset + ", " +
+                (offset + length) + ") of a region of " + region.lengthBytes() + " bytes (" + available + " bytes in the frame)");
+        }
+    }
+
+    // ---------------------------------------------------------------- origin side: answers
+
+    private void onAck(final int src, final DirectBuffer buffer, final int index, final int lengthBytes)
+    {
+        final long op = buffer.getLong(index + ACK_OP_OFFSET, BYTE_ORDER);
+        finished(op, take(op, src), buffer.getLong(index + ACK_VALUE_OFFSET, BYTE_ORDER));
+    }
+
+    private void onGetData(final int src, final DirectBuffer buffer, final int index, final int lengthBytes)
+    {
+        final long op = buffer.getLong(index + DATA_OP_OFFSET, BYTE_ORDER);
+        final Pending p = take(op, src);
+        final long at = buffer.getLong(index + DATA_ORIGIN_OFFSET_OFFSET, BYTE_ORDER);
+        final int length = buffer.getInt(index + DATA_LENGTH_OFFSET, BYTE_ORDER);
+        copyIn(buffer, index + DATA_PAYLOAD_OFFSET, p.originView(), p.originBase() + at, length);
+        finished(op, p, 0);
+    }
+
+    private static void copyIn(final DirectBuffer frame, final int frameIndex, final BufferView dst, final long dstOffset, final int length)
+    {
+        UnsafeApi.copyMemory(frame.byteArray(), frame.addressOffset() + frameIndex, dst.base(), dst.address() + dstOffset, length);
+    }
+}
