@@ -2,14 +2,17 @@ package org.jmpi;
 
 import java.util.Arrays;
 
+import org.jmpi.internal.datatype.ArrayTypes;
 import org.jmpi.internal.datatype.BasicType;
 import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.datatype.Compiler;
 import org.jmpi.internal.datatype.Convertor;
 import org.jmpi.internal.datatype.Layout;
+import org.jmpi.internal.datatype.Packing;
 import org.jmpi.internal.datatype.Program;
 import org.jmpi.internal.datatype.Signatures;
 import org.jmpi.internal.datatype.TypeAccess;
+import org.jmpi.internal.datatype.TypeSummary;
 
 /**
  * An MPI datatype: a layout of basic elements at byte displacements, plus the lower bound and extent
@@ -242,28 +245,28 @@ public final class Datatype
         this.addresses = addresses;
         this.datatypes = datatypes;
         this.predefinedName = predefinedName;
-        final Q q;
+        final TypeSummary q;
         try
         {
-            q = Q.of(layout);
+            q = TypeSummary.of(layout);
         }
         catch (final ArithmeticException ex)
         {
             throw new MpiException(ErrorClass.ERR_ARG, combiner.name().toLowerCase() +
                 ": type too large, sizes or bounds overflow 64 bits", ex);
         }
-        this.size = q.size;
-        this.hasEntries = q.hasEntries;
-        this.lb = q.hasEntries ? q.lb : 0;
-        this.ub = q.hasEntries ? q.ub : 0;
-        this.trueLb = q.size > 0 ? q.tlb : 0;
-        this.trueUb = q.size > 0 ? q.tub : 0;
-        this.elementCount = q.elements;
-        this.code = q.code;
-        this.alignment = q.align;
-        this.sticky = q.sticky;
-        this.dense = q.dense;
-        this.contiguous = q.dense && (q.size == 0 || q.tlb == 0) && this.lb == 0 && this.ub - this.lb == q.size;
+        this.size = q.size();
+        this.hasEntries = q.hasEntries();
+        this.lb = q.hasEntries() ? q.lb() : 0;
+        this.ub = q.hasEntries() ? q.ub() : 0;
+        this.trueLb = q.size() > 0 ? q.tlb() : 0;
+        this.trueUb = q.size() > 0 ? q.tub() : 0;
+        this.elementCount = q.elements();
+        this.code = q.code();
+        this.alignment = q.align();
+        this.sticky = q.sticky();
+        this.dense = q.dense();
+        this.contiguous = q.dense() && (q.size() == 0 || q.tlb() == 0) && this.lb == 0 && this.ub - this.lb == q.size();
     }
 
     private static Datatype predefined(final BasicType basic)
@@ -434,46 +437,8 @@ public final class Datatype
         final Datatype old)
     {
         checkType("subarray", old);
-        if (sizes == null || subSizes == null || starts == null || order == null || sizes.length == 0 ||
-            subSizes.length != sizes.length || starts.length != sizes.length)
-        {
-            throw new MpiException(ErrorClass.ERR_ARG, "subarray: sizes, subSizes and starts must be non-empty arrays" +
-                " of one length and order non-null, got sizes=" + Arrays.toString(sizes) + " subSizes=" +
-                Arrays.toString(subSizes) + " starts=" + Arrays.toString(starts) + " order=" + order);
-        }
+        final Datatype built = ArrayTypes.subarray(sizes, subSizes, starts, order, old);
         final int n = sizes.length;
-        for (int i = 0; i < n; i++)
-        {
-            if (sizes[i] < 1 || subSizes[i] < 1 || subSizes[i] > sizes[i] || starts[i] < 0 ||
-                starts[i] > sizes[i] - subSizes[i])
-            {
-                throw new MpiException(ErrorClass.ERR_ARG, "subarray: dimension " + i + " needs sizes >= 1, " +
-                    "1 <= subSizes <= sizes, 0 <= starts <= sizes - subSizes; got sizes=" + sizes[i] + " subSizes=" +
-                    subSizes[i] + " starts=" + starts[i]);
-            }
-        }
-        final int[] sz = cOrder(sizes, order);
-        final int[] sub = cOrder(subSizes, order);
-        final int[] st = cOrder(starts, order);
-        final Datatype built = exact("subarray", () ->
-        {
-            final long ext = old.extent();
-            Datatype t = contiguous(sub[n - 1], old);
-            long stride = Math.multiplyExact(sz[n - 1], ext);
-            for (int i = n - 2; i >= 0; i--)
-            {
-                t = hvector(sub[i], 1, stride, t);
-                stride = Math.multiplyExact(stride, sz[i]);
-            }
-            long disp = 0;
-            long unit = ext;
-            for (int i = n - 1; i >= 0; i--)
-            {
-                disp = Math.addExact(disp, Math.multiplyExact(st[i], unit));
-                unit = Math.multiplyExact(unit, sz[i]);
-            }
-            return resized(hindexedBlock(1, new long[]{disp}, t), 0, stride);
-        });
         final int[] ints = new int[2 + 3 * n];
         ints[0] = n;
         System.arraycopy(sizes, 0, ints, 1, n);
@@ -493,94 +458,8 @@ public final class Datatype
         final int[] dargs, final int[] psizes, final Order order, final Datatype old)
     {
         checkType("darray", old);
-        if (gsizes == null || distribs == null || dargs == null || psizes == null || order == null ||
-            gsizes.length == 0 || distribs.length != gsizes.length || dargs.length != gsizes.length ||
-            psizes.length != gsizes.length)
-        {
-            throw new MpiException(ErrorClass.ERR_ARG, "darray: gsizes, distribs, dargs, psizes must be non-empty arrays " +
-                "of one length and order non-null");
-        }
-        if (size < 1 || rank < 0 || rank >= size)
-        {
-            throw new MpiException(ErrorClass.ERR_ARG, "darray: need size >= 1 and 0 <= rank < size, got size=" + size +
-                " rank=" + rank);
-        }
+        final Datatype built = ArrayTypes.darray(size, rank, gsizes, distribs, dargs, psizes, order, old);
         final int n = gsizes.length;
-        long procs = 1;
-        for (int i = 0; i < n; i++)
-        {
-            if (gsizes[i] < 1 || psizes[i] < 1 || distribs[i] == null)
-            {
-                throw new MpiException(ErrorClass.ERR_ARG, "darray: dimension " + i + " needs gsizes >= 1, psizes >= 1 and " +
-                    "a distribution, got gsizes=" + gsizes[i] + " psizes=" + psizes[i] + " distrib=" + distribs[i]);
-            }
-            if (distribs[i] == Distribution.NONE && psizes[i] != 1)
-            {
-                throw new MpiException(ErrorClass.ERR_ARG, "darray: dimension " + i + " is NONE but psizes=" + psizes[i]);
-            }
-            if (dargs[i] != DFLT_DARG && dargs[i] < 1)
-            {
-                throw new MpiException(ErrorClass.ERR_ARG, "darray: dimension " + i + " darg=" + dargs[i] +
-                    " must be >= 1 or DFLT_DARG");
-            }
-            if (distribs[i] == Distribution.BLOCK && dargs[i] != DFLT_DARG && (long)dargs[i] * psizes[i] < gsizes[i])
-            {
-                throw new MpiException(ErrorClass.ERR_ARG, "darray: dimension " + i + " block darg=" + dargs[i] +
-                    " * psizes=" + psizes[i] + " < gsizes=" + gsizes[i]);
-            }
-            procs *= psizes[i];
-            if (procs > size)
-            {
-                break;
-            }
-        }
-        if (procs != size)
-        {
-            throw new MpiException(ErrorClass.ERR_ARG, "darray: product of psizes=" + Arrays.toString(psizes) +
-                " != size=" + size);
-        }
-        final int[] coords = new int[n];
-        int remaining = size;
-        int r = rank;
-        for (int i = 0; i < n; i++)
-        {
-            remaining /= psizes[i];
-            coords[i] = r / remaining;
-            r %= remaining;
-        }
-        final int[] g = cOrder(gsizes, order);
-        final int[] p = cOrder(psizes, order);
-        final int[] c = cOrder(coords, order);
-        final int[] a = cOrder(dargs, order);
-        final Distribution[] d = distribs.clone();
-        if (order == Order.FORTRAN)
-        {
-            for (int i = 0; i < n / 2; i++)
-            {
-                final Distribution tmp = d[i];
-                d[i] = d[n - 1 - i];
-                d[n - 1 - i] = tmp;
-            }
-        }
-        final Datatype built = exact("darray", () ->
-        {
-            final long ext = old.extent();
-            long stride = ext;
-            Datatype t = old;
-            for (int i = n - 1; i >= 0; i--)
-            {
-                final Datatype inner = i == n - 1 ? old : resized(t, 0, stride);
-                final int[][] blocks = darrayBlocks(d[i], g[i], p[i], c[i], a[i]);
-                final long[] disps = new long[blocks[0].length];
-                for (int b = 0; b < disps.length; b++)
-                {
-                    disps[b] = Math.multiplyExact(blocks[0][b], stride);
-                }
-                t = hindexed(blocks[1], disps, inner);
-                stride = Math.multiplyExact(stride, g[i]);
-            }
-            return resized(t, 0, stride);
-        });
         final int[] ints = new int[4 + 4 * n];
         ints[0] = size;
         ints[1] = rank;
@@ -594,39 +473,6 @@ public final class Datatype
         System.arraycopy(psizes, 0, ints, 3 + 3 * n, n);
         ints[3 + 4 * n] = order.ordinal();
         return derived(built.layout, Combiner.DARRAY, ints, new long[0], old);
-    }
-
-    /** {starts[], lengths[]} of the index blocks a process at {@code coord} owns in one dimension. */
-    private static int[][] darrayBlocks(final Distribution d, final int gsize, final int procs, final int coord,
-        final int darg)
-    {
-        switch (d)
-        {
-            case NONE:
-                return new int[][]{{0}, {gsize}};
-            case BLOCK:
-            {
-                final long blockSize = darg == DFLT_DARG ? (gsize + (long)procs - 1) / procs : darg;
-                final long start = blockSize * coord;
-                final long length = Math.max(0, Math.min(blockSize, gsize - start));
-                return length == 0 ? new int[][]{{}, {}} : new int[][]{{(int)start}, {(int)length}};
-            }
-            default:
-            {
-                final long blockSize = darg == DFLT_DARG ? 1 : darg;
-                final long step = blockSize * procs;
-                final long first = blockSize * coord;
-                final int blocks = first >= gsize ? 0 : (int)((gsize - first + step - 1) / step);
-                final int[][] out = new int[2][blocks];
-                for (int b = 0; b < blocks; b++)
-                {
-                    final long start = first + b * step;
-                    out[0][b] = (int)start;
-                    out[1][b] = (int)Math.min(blockSize, gsize - start);
-                }
-                return out;
-            }
-        }
     }
 
     /**
@@ -857,13 +703,13 @@ public final class Datatype
      */
     public long pack(final Object in, final long inOffset, final long count, final Object out, final long outPosition)
     {
-        return packTo(in, inOffset, count, out, outPosition, 0);
+        return Packing.pack(this, in, inOffset, count, out, outPosition, 0);
     }
 
     /** MPI_Unpack: the inverse of {@link #pack}. Returns the new input position. */
     public long unpack(final Object in, final long inPosition, final Object out, final long outOffset, final long count)
     {
-        return unpackFrom(in, inPosition, out, outOffset, count, 0);
+        return Packing.unpack(this, in, inPosition, out, outOffset, count, 0);
     }
 
     /**
@@ -873,60 +719,14 @@ public final class Datatype
     public long packExternal32(final Object in, final long inOffset, final long count, final Object out,
         final long outPosition)
     {
-        return packTo(in, inOffset, count, out, outPosition, Convertor.EXTERNAL32);
+        return Packing.pack(this, in, inOffset, count, out, outPosition, Convertor.EXTERNAL32);
     }
 
     /** MPI_Unpack_external("external32"): the inverse of {@link #packExternal32}. */
     public long unpackExternal32(final Object in, final long inPosition, final Object out, final long outOffset,
         final long count)
     {
-        return unpackFrom(in, inPosition, out, outOffset, count, Convertor.EXTERNAL32);
-    }
-
-    private long packTo(final Object in, final long inOffset, final long count, final Object out, final long outPosition,
-        final int flags)
-    {
-        final Convertor cv = Convertor.create(BufferView.of(in, "pack input buffer"), inOffset, count, this, flags);
-        final BufferView stream = streamView(out, "pack output buffer");
-        final long need = cv.totalBytes();
-        if (outPosition < 0 || outPosition > stream.capacityBytes() || stream.capacityBytes() - outPosition < need)
-        {
-            throw new MpiException(ErrorClass.ERR_BUFFER, "pack: output too small: position=" + outPosition + ", need=" +
-                need + " bytes, capacity=" + stream.capacityBytes() + " bytes");
-        }
-        if (stream.readOnly())
-        {
-            throw new MpiException(ErrorClass.ERR_BUFFER, "pack: output buffer is read-only");
-        }
-        cv.pack(stream.base(), stream.address() + outPosition, need);
-        return outPosition + need;
-    }
-
-    private long unpackFrom(final Object in, final long inPosition, final Object out, final long outOffset,
-        final long count, final int flags)
-    {
-        final BufferView stream = streamView(in, "unpack input buffer");
-        final Convertor cv = Convertor.create(BufferView.of(out, "unpack output buffer"), outOffset, count, this,
-            flags | Convertor.RECEIVE);
-        final long need = cv.totalBytes();
-        if (inPosition < 0 || inPosition > stream.capacityBytes() || stream.capacityBytes() - inPosition < need)
-        {
-            throw new MpiException(ErrorClass.ERR_TRUNCATE, "unpack: input too short: position=" + inPosition +
-                ", need=" + need + " bytes, capacity=" + stream.capacityBytes() + " bytes");
-        }
-        cv.unpack(stream.base(), stream.address() + inPosition, need);
-        return inPosition + need;
-    }
-
-    private static BufferView streamView(final Object buffer, final String what)
-    {
-        final BufferView v = BufferView.of(buffer, what);
-        if (!v.byteAddressed() && !(buffer instanceof byte[]))
-        {
-            throw new MpiException(ErrorClass.ERR_BUFFER, what + " must be byte[] or ByteBuffer, got " +
-                buffer.getClass().getName());
-        }
-        return v;
+        return Packing.unpack(this, in, inPosition, out, outOffset, count, Convertor.EXTERNAL32);
     }
 
     @Override
@@ -974,6 +774,13 @@ public final class Datatype
         {
             return typed ? type.typedProgram() : type.untypedProgram();
         }
+
+        @Override
+        public TypeSummary summary(final Datatype t)
+        {
+            return new TypeSummary(t.size, t.elementCount, t.code, t.alignment, t.sticky, t.hasEntries, t.lb, t.ub,
+                t.trueLb, t.trueUb, t.size == 0 || t.dense);
+        }
     }
 
     private static void checkCount(final String what, final String name, final long count)
@@ -1013,21 +820,6 @@ public final class Datatype
         }
     }
 
-    private static int[] cOrder(final int[] values, final Order order)
-    {
-        final int[] out = values.clone();
-        if (order == Order.FORTRAN)
-        {
-            for (int i = 0; i < out.length / 2; i++)
-            {
-                final int tmp = out[i];
-                out[i] = out[out.length - 1 - i];
-                out[out.length - 1 - i] = tmp;
-            }
-        }
-        return out;
-    }
-
     private interface Exact<T>
     {
         T get();
@@ -1044,130 +836,4 @@ public final class Datatype
             throw new MpiException(ErrorClass.ERR_ARG, what + ": type too large, sizes or bounds overflow 64 bits", ex);
         }
     }
-
-    /**
-     * The queries of a layout, derived from its children's. Bounds are valid when {@code hasEntries}
-     * (data or explicit bounds), true bounds when {@code size > 0}; {@code code} is -1 for no data,
-     * 0 for mixed; {@code dense} means the data is one run in stream order.
-     */
-    private record Q(long size, long elements, int code, int align, boolean sticky, boolean hasEntries, long lb, long ub,
-                     long tlb, long tub, boolean dense)
-    {
-        static final Q EMPTY = new Q(0, 0, -1, 1, false, false, 0, 0, 0, 0, true);
-
-        static Q of(final Layout layout)
-        {
-            return switch (layout)
-            {
-                case Layout.Basic b -> new Q(b.type().size(), 1, b.type().code(), b.type().alignment(), false, true, 0,
-                    b.type().extent(), 0, b.type().size(), true);
-                case Layout.Contiguous c -> q(c.old()).repeat(c.count(), c.old().extent());
-                case Layout.HVector h -> q(h.old()).repeat(h.blockLength(), h.old().extent()).repeat(h.count(), h.strideBytes());
-                case Layout.HIndexedBlock h ->
-                {
-                    final Q block = q(h.old()).repeat(h.blockLength(), h.old().extent());
-                    Q acc = EMPTY;
-                    for (final long d : h.displacements())
-                    {
-                        acc = acc.then(block.shift(d));
-                    }
-                    yield acc;
-                }
-                case Layout.HIndexed h ->
-                {
-                    final Q old = q(h.old());
-                    Q acc = EMPTY;
-                    for (int i = 0; i < h.displacements().length; i++)
-                    {
-                        acc = acc.then(old.repeat(h.blockLengths()[i], h.old().extent()).shift(h.displacements()[i]));
-                    }
-                    yield acc;
-                }
-                case Layout.Struct s ->
-                {
-                    Q acc = EMPTY;
-                    for (int i = 0; i < s.displacements().length; i++)
-                    {
-                        final Datatype t = s.types()[i];
-                        acc = acc.then(q(t).repeat(s.blockLengths()[i], t.extent()).shift(s.displacements()[i]));
-                    }
-                    yield acc.padded();
-                }
-                case Layout.Resized r ->
-                {
-                    final Q old = q(r.old());
-                    yield new Q(old.size, old.elements, old.code, old.align, true, true, r.lb(),
-                        Math.addExact(r.lb(), r.extent()), old.tlb, old.tub, old.dense);
-                }
-            };
-        }
-
-        static Q q(final Datatype t)
-        {
-            return new Q(t.size, t.elementCount, t.code, t.alignment, t.sticky, t.hasEntries, t.lb, t.ub, t.trueLb,
-                t.trueUb, t.size == 0 || t.dense);
-        }
-
-        /** n copies, each {@code stride} bytes after the previous. */
-        Q repeat(final long n, final long stride)
-        {
-            if (n == 0 || !hasEntries)
-            {
-                return n == 0 ? EMPTY : this;
-            }
-            if (n == 1)
-            {
-                return this;
-            }
-            final long span = Math.multiplyExact(n - 1, stride);
-            final long lo = Math.min(0, span);
-            final long hi = Math.max(0, span);
-            return new Q(Math.multiplyExact(n, size), Math.multiplyExact(n, elements), code, align, sticky, true,
-                Math.addExact(lb, lo), Math.addExact(ub, hi), Math.addExact(tlb, lo), Math.addExact(tub, hi),
-                size == 0 || (dense && stride == size));
-        }
-
-        Q shift(final long d)
-        {
-            if (!hasEntries)
-            {
-                return this;
-            }
-            return new Q(size, elements, code, align, sticky, true, Math.addExact(lb, d), Math.addExact(ub, d),
-                Math.addExact(tlb, d), Math.addExact(tub, d), dense);
-        }
-
-        /** This, followed in the stream by {@code next}. */
-        Q then(final Q next)
-        {
-            if (!next.hasEntries)
-            {
-                return this;
-            }
-            if (!hasEntries)
-            {
-                return next;
-            }
-            final boolean bothData = size > 0 && next.size > 0;
-            final int c = code == -1 ? next.code : next.code == -1 ? code : code == next.code ? code : 0;
-            return new Q(Math.addExact(size, next.size), Math.addExact(elements, next.elements), c,
-                Math.max(align, next.align), sticky || next.sticky, true, Math.min(lb, next.lb), Math.max(ub, next.ub),
-                size == 0 ? next.tlb : next.size == 0 ? tlb : Math.min(tlb, next.tlb),
-                size == 0 ? next.tub : next.size == 0 ? tub : Math.max(tub, next.tub),
-                dense && next.dense && (!bothData || next.tlb == tub));
-        }
-
-        /** MPI's epsilon: round the extent up to the alignment unless bounds are explicit. */
-        Q padded()
-        {
-            if (sticky || !hasEntries)
-            {
-                return this;
-            }
-            final long extent = ub - lb;
-            final long rounded = Math.multiplyExact((extent + align - 1) / align, (long)align);
-            return new Q(size, elements, code, align, sticky, true, lb, lb + rounded, tlb, tub, dense);
-        }
-    }
-
 }

@@ -37,4 +37,7 @@ public abstract class TypeAccess
      * know each run's type. Cached in the type.
      */
     public abstract Program program(Datatype type, boolean typed);
+
+    /** The queries of a type (size, bounds, element code...) as its layout's parents combine them. */
+    public abstract TypeSummary summary(Datatype type);
 }
