@@ -70,24 +70,30 @@ final class RecvSide
         }
 
         final RecvRequestImpl r = matcher.takePosted(contextId, source, tag);
-        if (r != null)
+        if (r == null)
         {
-            if (rendezvous)
-            {
-                matchRendezvous(r, ch, source, tag, sigCode, length, senderRequest, path, arrival);
-            }
-            else
-            {
-                deliverEager(r, ch, buffer, index + ENVELOPE_LENGTH, source, tag, sigCode, length, sync, senderRequest, cost);
-            }
-            return;
+            keepUnexpected(ch, buffer, index, contextId, source, tag, sigCode, length, senderRequest, sync, cost, path, arrival);
         }
+        else if (rendezvous)
+        {
+            matchRendezvous(r, ch, source, tag, sigCode, length, senderRequest, path, arrival);
+        }
+        else
+        {
+            deliverEager(r, ch, buffer, index + ENVELOPE_LENGTH, source, tag, sigCode, length, sync, senderRequest, cost);
+        }
+    }
 
+    /** Files an envelope no receive was posted for, with a copy of its eager payload. */
+    private void keepUnexpected(final PeerChannel ch, final DirectBuffer buffer, final int index, final int contextId,
+        final int source, final int tag, final int sigCode, final long length, final long senderRequest, final boolean sync,
+        final int cost, final RendezvousPath path, final Object arrival)
+    {
         final Unexpected u = new Unexpected();
         u.contextId = contextId;
         u.source = source;
         u.tag = tag;
-        u.rendezvous = rendezvous;
+        u.rendezvous = path != null;
         u.sync = sync;
         u.sourceWorld = ch.worldRank;
         u.sigCode = sigCode;
@@ -96,7 +102,7 @@ final class RecvSide
         u.path = path;
         u.arrival = arrival;
         u.creditCost = cost;
-        if (!rendezvous)
+        if (path == null)
         {
             u.payload = new byte[(int)length];
             buffer.getBytes(index + ENVELOPE_LENGTH, u.payload);
