@@ -70,6 +70,12 @@ final class FragmentPath implements RendezvousPath
     }
 
     @Override
+    public void decline(final PeerChannel ch, final long senderRequest)
+    {
+        protocol.submit(ch, ControlFrame.cts(senderRequest, 0, 0));
+    }
+
+    @Override
     public void onFinished(final SendRequestImpl s, final PeerChannel ch)
     {
         throw new MpiException(ErrorClass.ERR_INTERN, "FIN for fragment-path send " + s.id + " from rank " + ch.worldRank);

@@ -1,6 +1,7 @@
 package org.jmpi.internal.pt2pt;
 
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.IntHashSet;
 
 import java.util.ArrayList;
 
@@ -15,6 +16,41 @@ final class Matcher
     private final Int2ObjectHashMap<MatchList> posted = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<MatchList> unexpected = new Int2ObjectHashMap<>();
     private final ArrayList<ProbeRequestImpl> probes = new ArrayList<>();
+    /** Contexts this rank freed and has not opened again: their frames are dropped, never matched. */
+    private final IntHashSet closed = new IntHashSet();
+
+    /** A context is in use again (a new communicator took the id). */
+    void open(final int contextId)
+    {
+        closed.remove(contextId);
+    }
+
+    /**
+     * A context's communicator was freed here: from now on its frames are dropped. Returns the unexpected
+     * messages it still held (the caller returns their eager credits); posted receives stay as they are.
+     */
+    ArrayList<Unexpected> close(final int contextId)
+    {
+        closed.add(contextId);
+        final ArrayList<Unexpected> dropped = new ArrayList<>();
+        final MatchList list = unexpected.remove(contextId);
+        if (list != null)
+        {
+            Unexpected u;
+            while ((u = (Unexpected)list.firstMatching(org.jmpi.Comm.ANY_SOURCE, org.jmpi.Comm.ANY_TAG)) != null)
+            {
+                list.remove(u);
+                dropped.add(u);
+            }
+        }
+        return dropped;
+    }
+
+    /** Whether frames of {@code contextId} are to be dropped (its communicator was freed here). */
+    boolean isClosed(final int contextId)
+    {
+        return !closed.isEmpty() && closed.contains(contextId);
+    }
 
     /** Takes the first posted receive that accepts an arriving envelope; null when none does. */
     RecvRequestImpl takePosted(final int contextId, final int source, final int tag)

@@ -141,6 +141,12 @@ final class PeerCopyPath implements RendezvousPath
     }
 
     @Override
+    public void decline(final PeerChannel ch, final long senderRequest)
+    {
+        protocol.submit(ch, ControlFrame.fin(senderRequest));
+    }
+
+    @Override
     public void onFinished(final SendRequestImpl s, final PeerChannel ch)
     {
         ch.peerMemory.withdraw(s.exposedHandle);

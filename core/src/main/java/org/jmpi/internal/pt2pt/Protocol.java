@@ -208,6 +208,24 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
         });
     }
 
+    /**
+     * A communicator took context {@code contextId} (new, or an id reused after every rank freed it). Engine
+     * thread.
+     */
+    public void contextOpened(final int contextId)
+    {
+        recvSide.openContext(contextId);
+    }
+
+    /**
+     * The communicator of context {@code contextId} was freed on this rank: frames for it are dropped with a
+     * diagnostic from now on, never matched, until the id is opened again. Engine thread.
+     */
+    public void contextClosed(final int contextId)
+    {
+        recvSide.closeContext(contextId);
+    }
+
     PeerChannel channel(final int worldRank)
     {
         return peers[worldRank];

@@ -68,6 +68,11 @@ final class RecvSide
             path = path(buffer.getByte(index + PATH_OFFSET), ch);
             arrival = path.onArrival(ch, buffer, index + ENVELOPE_LENGTH, lengthBytes - ENVELOPE_LENGTH);
         }
+        if (matcher.isClosed(contextId))
+        {
+            drop(ch, contextId, source, tag, length, cost, path, senderRequest);
+            return;
+        }
 
         final RecvRequestImpl r = matcher.takePosted(contextId, source, tag);
         if (r == null)
@@ -109,6 +114,43 @@ final class RecvSide
             bufferedBytes += length;
         }
         matcher.addUnexpected(u);
+    }
+
+    /**
+     * A communicator was freed here: its context's frames are dropped from now on, and the unexpected
+     * messages it held are dropped now, their eager credits returned to the senders.
+     */
+    void closeContext(final int contextId)
+    {
+        for (final Unexpected u : matcher.close(contextId))
+        {
+            if (!u.rendezvous)
+            {
+                bufferedBytes -= u.length;
+            }
+            drop(protocol.channel(u.sourceWorld), contextId, u.source, u.tag, u.length, u.creditCost, u.path, u.senderRequest);
+        }
+    }
+
+    void openContext(final int contextId)
+    {
+        matcher.open(contextId);
+    }
+
+    /**
+     * Drops a message of a freed communicator with a diagnostic: an eager one's credits go back, a rendezvous
+     * is declined so that its sender completes instead of waiting forever.
+     */
+    private void drop(final PeerChannel ch, final int contextId, final int source, final int tag, final long length, final int cost,
+        final RendezvousPath path, final long senderRequest)
+    {
+        System.err.println("jmpi: dropped a message for a freed communicator: context=" + contextId + ", from world rank " +
+            ch.worldRank + " (source " + source + ", tag " + tag + ", " + length + " bytes)");
+        returnCredits(ch, cost);
+        if (path != null)
+        {
+            path.decline(ch, senderRequest);
+        }
     }
 
     /** Receives an unexpected message into {@code r} (a receive just posted, or an mrecv). */

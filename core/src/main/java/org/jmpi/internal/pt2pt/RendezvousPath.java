@@ -38,6 +38,12 @@ interface RendezvousPath
      */
     void onMatched(RecvRequestImpl r, PeerChannel ch, long senderRequest, long acceptBytes, Object arrival);
 
+    /**
+     * Receiver: the message will never be received (its communicator was freed here); answer so that the
+     * sender completes, moving nothing.
+     */
+    void decline(PeerChannel ch, long senderRequest);
+
     /** Sender: the receiver finished with the message (FIN); release what the path holds. */
     void onFinished(SendRequestImpl s, PeerChannel ch);
 }

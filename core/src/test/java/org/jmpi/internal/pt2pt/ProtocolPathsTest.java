@@ -163,6 +163,44 @@ class ProtocolPathsTest
     }
 
     @Test
+    void shouldDropFramesOfAClosedContextAndMatchAgainOnceReopened()
+    {
+        Ranks.run(2, ThreadLevel.SINGLE, Map.of(), (mpi, world) ->
+        {
+            final Protocol protocol = world.state().protocol();
+            final int context = world.state().contextId();
+            final int[] one = {1};
+            if (world.rank() == 1)
+            {
+                protocol.engine().execute(() -> protocol.contextClosed(context));
+            }
+            world.barrier();
+            if (world.rank() == 0)
+            {
+                world.send(new int[] {3}, 0, 1, Datatype.INT, 1, 3);
+                world.send(new int[8192], 0, 8192, Datatype.INT, 1, 3);
+            }
+            world.barrier();
+            if (world.rank() == 1)
+            {
+                assertEquals(0, protocol.bufferedUnexpectedBytes(), "nothing kept of the dropped messages");
+                protocol.engine().execute(() -> protocol.contextOpened(context));
+            }
+            world.barrier();
+            if (world.rank() == 0)
+            {
+                world.send(new int[] {4}, 0, 1, Datatype.INT, 1, 4);
+            }
+            else
+            {
+                world.recv(one, 0, 1, Datatype.INT, 0, 4);
+                assertEquals(4, one[0]);
+                assertEquals(false, world.iprobe(0, 3) != null, "a dropped message never matches");
+            }
+        });
+    }
+
+    @Test
     void shouldNotTreatAnyTagAsAWildcardTypeWhenUnexpected()
     {
         Ranks.run(2, ThreadLevel.SINGLE, Map.of("jmpi.eager.limit", "0"), (mpi, world) ->
