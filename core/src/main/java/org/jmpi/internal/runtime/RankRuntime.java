@@ -12,6 +12,7 @@ import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.FrameDescriptor;
 import org.jmpi.internal.pt2pt.PointToPoint;
 import org.jmpi.internal.pt2pt.Protocol;
+import org.jmpi.internal.rank.RankServices;
 import org.jmpi.spi.Bootstrap;
 import org.jmpi.spi.Params;
 import org.jmpi.spi.Transport;
@@ -67,6 +68,7 @@ public final class RankRuntime
     private final Protocol protocol;
     private final ProgressEngine engine;
     private final BsendBuffer bsendBuffer = new BsendBuffer();
+    private final RankServices services;
     private final CommState world;
     private final CommState self;
     private final long initTimeoutNs;
@@ -163,11 +165,12 @@ public final class RankRuntime
         engine.start();
 
         final CommState.Aborter aborter = this::abort;
-        final org.jmpi.internal.comm.ContextIdPool contextIds = new org.jmpi.internal.comm.ContextIdPool(FIRST_FREE_CONTEXT);
-        world = new CommState(protocol, bsendBuffer, aborter, WORLD_CONTEXT, WORLD_CONTEXT + 1, rank,
-            IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_ARE_FATAL, "WORLD", contextIds);
-        self = new CommState(protocol, bsendBuffer, aborter, SELF_CONTEXT, SELF_CONTEXT + 1, 0,
-            new int[] {rank}, ErrorHandler.ERRORS_ARE_FATAL, "SELF", contextIds);
+        services = new RankServices(rank, params, rankContext != null ? rankContext.job().shared() : null, processorName,
+            FIRST_FREE_CONTEXT);
+        world = new CommState(protocol, bsendBuffer, aborter, services, WORLD_CONTEXT, WORLD_CONTEXT + 1, rank,
+            IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_ARE_FATAL, "WORLD");
+        self = new CommState(protocol, bsendBuffer, aborter, services, SELF_CONTEXT, SELF_CONTEXT + 1, 0,
+            new int[] {rank}, ErrorHandler.ERRORS_ARE_FATAL, "SELF");
         bootstrap.fence(initTimeoutNs);
     }
 
@@ -203,6 +206,12 @@ public final class RankRuntime
     public CommState self()
     {
         return self;
+    }
+
+    /** What this rank's communicators share. */
+    public RankServices services()
+    {
+        return services;
     }
 
     public int rank()

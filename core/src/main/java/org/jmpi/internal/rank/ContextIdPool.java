@@ -1,4 +1,4 @@
-package org.jmpi.internal.comm;
+package org.jmpi.internal.rank;
 
 import java.util.BitSet;
 
@@ -7,7 +7,7 @@ import org.jmpi.MpiException;
 
 /**
  * One rank's context ids: which are used by a live communicator of this rank, and which are held for a while
- * by an agreement in flight ({@link ContextIdAgreement}). Ids go in pairs (point-to-point, collective), one
+ * by an agreement in flight ({@code org.jmpi.internal.comm.ContextIdAgreement}). Ids go in pairs (point-to-point, collective), one
  * <em>slot</em> per pair: slot s is the ids {@code firstId + 2s} and {@code firstId + 2s + 1}.
  *
  * <p>A slot is <em>free</em> when it is neither used nor held. An agreement holds at most one slot at a time
