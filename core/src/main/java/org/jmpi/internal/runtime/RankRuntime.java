@@ -163,6 +163,10 @@ public final class RankRuntime
         }
         waker.engine = engine;
         engine.start();
+        if (rankContext == null && !(bootstrap instanceof SingletonBootstrap))
+        {
+            abortOnUncaughtException(mainThread);
+        }
 
         final CommState.Aborter aborter = this::abort;
         services = new RankServices(rank, params, rankContext != null ? rankContext.job().shared() : null, processorName,
@@ -262,22 +266,90 @@ public final class RankRuntime
     }
 
     /**
-     * Finalize: wait for buffered sends, barrier on world, drain the protocol's output, fence, then
-     * close the engine and transports.
+     * Finalize, completing locally so that a failing rank never hangs its job:
+     * <ol>
+     * <li>Mark the rank finalized (every later MPI call raises ERR_OTHER) and wait for its buffered sends.</li>
+     * <li>A closing thread runs the world barrier, drains the protocol's output, fences, and closes the engine
+     * and transports, as before.</li>
+     * <li>The caller waits for it at most {@link CoreParams#FINALIZE_WAIT}: in a job whose ranks all finalize
+     * it is done by then; otherwise finalize returns and the closing thread finishes once the others arrive
+     * (a non-daemon thread: the process stays until then). So a rank whose code threw inside
+     * {@code try (Mpi mpi = Mpi.init(args))}, while its peers wait for it in a collective, gets its exception out
+     * of {@code main}: as a process, the uncaught-exception handler installed at init prints it with the rank
+     * and aborts the job; as a thread, its {@link LocalJob} aborts the job.</li>
+     * </ol>
      */
     public void finish()
     {
+        services.markFinalized();
         engine.await(bsendBuffer::isEmpty);
-        PointToPoint.barrier(world);
-        drainOutput();
-        bootstrap.fence(initTimeoutNs);
-        engine.close();
-        for (final Transport t : transports)
+        final Thread closer = Thread.ofPlatform().name("jmpi-finalize-" + rank).daemon(false).start(this::closeWithPeers);
+        try
         {
-            t.close();
+            closer.join(Math.max(1, params.getLong(CoreParams.FINALIZE_WAIT)));
         }
-        bootstrap.put(BootstrapEnv.FINALIZED_KEY_PREFIX + rank, new byte[] {1});
-        bootstrap.close();
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The collective part of finalize, then the local teardown; the teardown runs even if the job aborted. */
+    private void closeWithPeers()
+    {
+        try
+        {
+            PointToPoint.barrier(world);
+            drainOutput();
+            bootstrap.fence(initTimeoutNs);
+        }
+        catch (final RuntimeException ex)
+        {
+            if (!(ex instanceof MpiException me && me.errorClass() == ErrorClass.ERR_PROC_ABORTED))
+            {
+                System.err.println("jmpi: rank " + rank + ": finalize could not meet the other ranks: " + ex);
+            }
+        }
+        finally
+        {
+            engine.close();
+            for (final Transport t : transports)
+            {
+                t.close();
+            }
+            try
+            {
+                bootstrap.put(BootstrapEnv.FINALIZED_KEY_PREFIX + rank, new byte[] {1});
+                bootstrap.close();
+            }
+            catch (final RuntimeException ex)
+            {
+                // the launcher is gone (the job was aborted): nothing left to tell it
+            }
+        }
+    }
+
+    /**
+     * For a rank that is a process: an exception escaping the thread that called init is printed with the rank
+     * and aborts the job (as Boost.MPI's environment does), instead of leaving the other ranks waiting for it.
+     */
+    private void abortOnUncaughtException(final Thread thread)
+    {
+        final Thread.UncaughtExceptionHandler previous = thread.getUncaughtExceptionHandler();
+        thread.setUncaughtExceptionHandler((t, ex) ->
+        {
+            System.err.println("jmpi: rank " + rank + ": uncaught exception in thread \"" + t.getName() + "\", aborting the job:");
+            ex.printStackTrace();
+            System.err.flush();
+            try
+            {
+                abort(1, "rank " + rank + " failed: " + ex, ex);
+            }
+            catch (final RuntimeException again)
+            {
+                previous.uncaughtException(t, ex);
+            }
+        });
     }
 
     /** Waits until no frame waits for room in a transport (bounded by the init timeout). */
