@@ -125,6 +125,7 @@ public abstract sealed class Comm permits Intracomm, Intercomm
     /** Sets the name (MPI_Comm_set_name). */
     public void setName(final String name)
     {
+        live("setName");
         for (final CommState part : parts())
         {
             part.name(name);

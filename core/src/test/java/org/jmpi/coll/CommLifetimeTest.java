@@ -92,6 +92,7 @@ class CommLifetimeTest
                 c::topology,
                 () -> c.getAttr(Keyval.TAG_UB),
                 () -> c.compare(world),
+                () -> c.setName("again"),
                 c::free);
             for (final Executable call : calls)
             {

@@ -40,6 +40,7 @@ public final class RankServices
         this.contextIds = new ContextIdPool(firstFreeContext);
     }
 
+    /** This rank's rank in the job (its world rank). */
     public int worldRank()
     {
         return worldRank;
@@ -64,6 +65,7 @@ public final class RankServices
         return jobShared;
     }
 
+    /** This node's name, as MPI_Get_processor_name gives it. */
     public String processorName()
     {
         return processorName;
@@ -87,6 +89,7 @@ public final class RankServices
         finalized = true;
     }
 
+    /** Whether the rank has begun finalize. */
     public boolean finalized()
     {
         return finalized;
