@@ -216,11 +216,12 @@ class CommLifetimeTest
     }
 
     @Test
-    void shouldCountOpeningsOfASharedContext()
+    void shouldCountOpeningsOfASharedContextAndReopenWhenIdsAreOfferedAgain()
     {
         final ContextRegistry registry = new ContextRegistry();
         final AtomicLong closed = new AtomicLong(-1);
-        registry.onClose(closed::set);
+        final AtomicLong reopened = new AtomicLong(-1);
+        registry.hooks(closed::set, reopened::set);
         registry.open(700);
         registry.open(700);
         assertFalse(registry.close(700));
@@ -229,6 +230,14 @@ class CommLifetimeTest
         assertTrue(registry.close(700));
         assertFalse(registry.isOpen(700));
         assertEquals(700, closed.get(), "the close hook runs when the last user is gone");
+        assertEquals(-1, reopened.get(), "not reopened before ids are offered again");
+        final org.jmpi.internal.rank.ContextIdPool pool = new org.jmpi.internal.rank.ContextIdPool(4);
+        pool.onOffered(registry::reopenClosed);
+        pool.freeMask(0, new long[org.jmpi.internal.rank.ContextIdPool.WINDOW_WORDS], 0);
+        assertEquals(700, reopened.get(), "offering free ids reopens the contexts closed since");
+        reopened.set(-1);
+        registry.reopenClosed();
+        assertEquals(-1, reopened.get(), "once");
         assertFalse(registry.isOpen(100_000));
     }
 

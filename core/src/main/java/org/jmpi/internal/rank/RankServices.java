@@ -38,6 +38,7 @@ public final class RankServices
         this.jobShared = jobShared;
         this.processorName = processorName;
         this.contextIds = new ContextIdPool(firstFreeContext);
+        contextIds.onOffered(contexts::reopenClosed);
     }
 
     /** This rank's rank in the job (its world rank). */

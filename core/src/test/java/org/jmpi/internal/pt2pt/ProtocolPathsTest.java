@@ -168,8 +168,8 @@ class ProtocolPathsTest
     {
         Ranks.run(2, ThreadLevel.SINGLE, Map.of(), (mpi, world) ->
         {
-            final Protocol protocol = world.state().protocol();
-            final int context = world.state().contextId();
+            final Protocol protocol = CommInternals.state(world).protocol();
+            final int context = CommInternals.state(world).contextId();
             final int[] one = {1};
             if (world.rank() == 1)
             {
