@@ -8,9 +8,9 @@ import org.jmpi.internal.pt2pt.CommState;
 /**
  * A communicator with a Cartesian topology (MPI 4.1 §8.5): ranks laid out row-major (the last dimension
  * varies fastest) on a grid of {@link #dims()}, each dimension periodic or not. Made by
- * {@link Comm#cartCreate}; jmpi does not reorder ranks.
+ * {@link Intracomm#cartCreate}; jmpi does not reorder ranks.
  *
- * <p>Neighbours of the neighbour collectives ({@link Comm#neighborAllgather}, {@link Comm#neighborAlltoall} and
+ * <p>Neighbours of the neighbour collectives ({@link Intracomm#neighborAllgather}, {@link Intracomm#neighborAlltoall} and
  * their v, w, nonblocking and persistent forms): 2 * ndims of them, both as sources and destinations; for each
  * dimension d, block 2d is the neighbour at -1, block 2d+1 the one at +1 ({@link #PROC_NULL} at a
  * non-periodic edge: that block is neither sent nor received, its receive block is not touched). Block 2d
@@ -19,12 +19,12 @@ import org.jmpi.internal.pt2pt.CommState;
  *
  * <p>Immutable topology; threading as {@link Comm}.
  */
-public final class CartComm extends Comm
+public final class CartComm extends Intracomm
 {
     private final int[] dims;
     private final boolean[] periods;
 
-    /** Internal: made by {@link Comm#cartCreate} and {@link #sub}. */
+    /** Internal: made by {@link Intracomm#cartCreate} and {@link #sub}. */
     CartComm(final CommState state, final int[] dims, final boolean[] periods)
     {
         super(state);
@@ -158,14 +158,14 @@ public final class CartComm extends Comm
                 color = color * dims[d] + mine[d];
             }
         }
-        final Comm part = split(color, rank());
+        final Intracomm part = split(color, rank());
         final int[] subDims = keptDims.stream().mapToInt(Integer::intValue).toArray();
         final boolean[] subPeriods = new boolean[keptPeriods.size()];
         for (int i = 0; i < subPeriods.length; i++)
         {
             subPeriods[i] = keptPeriods.get(i);
         }
-        return new CartComm(part.state(), subDims, subPeriods);
+        return new CartComm(part.state, subDims, subPeriods);
     }
 
     @Override

@@ -4,14 +4,14 @@ import org.jmpi.internal.pt2pt.CommState;
 
 /**
  * A communicator with a distributed graph topology (MPI 4.1 §8.5.4), made by
- * {@link Comm#distGraphCreateAdjacent} (each rank names the ranks it receives from, its sources, and sends to,
- * its destinations) or {@link Comm#distGraphCreate} (any rank may name any edges; each rank learns its own).
+ * {@link Intracomm#distGraphCreateAdjacent} (each rank names the ranks it receives from, its sources, and sends to,
+ * its destinations) or {@link Intracomm#distGraphCreate} (any rank may name any edges; each rank learns its own).
  * Neighbour collectives receive block i from source i and send block j to destination j. An edge listed
  * several times is several neighbours: the k-th occurrence of rank p among this rank's sources receives
  * the block p sends to its k-th occurrence of this rank among its destinations.
  *
  * <p><b>Neighbour order</b> ({@link #sources()}, {@link #destinations()}, the blocks of the neighbour
- * collectives): as given to {@link Comm#distGraphCreateAdjacent}; for {@link Comm#distGraphCreate}, the edges
+ * collectives): as given to {@link Intracomm#distGraphCreateAdjacent}; for {@link Intracomm#distGraphCreate}, the edges
  * ordered by the rank that contributed them, then by their position in that rank's arguments.
  *
  * <p><b>Weights</b> (MPI_UNWEIGHTED semantics): a graph made without weights is unweighted
@@ -20,7 +20,7 @@ import org.jmpi.internal.pt2pt.CommState;
  *
  * <p>Immutable topology; threading as {@link Comm}.
  */
-public final class DistGraphComm extends Comm
+public final class DistGraphComm extends Intracomm
 {
     private final int[] sources;
     private final int[] destinations;

@@ -6,7 +6,7 @@ import org.jmpi.internal.pt2pt.CommState;
 
 /**
  * A communicator with a general graph topology (MPI 4.1 §8.5.3): node i's neighbours are
- * {@code edges[index[i-1] .. index[i])} (index[-1] = 0). Made by {@link Comm#graphCreate}; jmpi does not
+ * {@code edges[index[i-1] .. index[i])} (index[-1] = 0). Made by {@link Intracomm#graphCreate}; jmpi does not
  * reorder ranks. Neighbour collectives send to and receive from the neighbours in that order (block i to and
  * from neighbour i); an edge listed k times is k neighbours, the k-th occurrence of rank p among this rank's
  * neighbours pairing with the k-th occurrence of this rank among p's. The graph must be symmetric for the
@@ -14,7 +14,7 @@ import org.jmpi.internal.pt2pt.CommState;
  *
  * <p>Immutable topology; threading as {@link Comm}.
  */
-public final class GraphComm extends Comm
+public final class GraphComm extends Intracomm
 {
     private final int[] index;
     private final int[] edges;

@@ -1,13 +1,9 @@
 package org.jmpi;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
-
+import org.jmpi.internal.coll.CollectiveOps;
 import org.jmpi.internal.coll.Collectives;
-import org.jmpi.internal.coll.CollContext;
 import org.jmpi.internal.coll.InterCollectives;
-import org.jmpi.internal.coll.PersistentCollRequest;
-import org.jmpi.internal.comm.ContextIdPool;
+import org.jmpi.internal.comm.Attributes;
 import org.jmpi.internal.comm.InterContextIdAgreement;
 import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.PointToPoint;
@@ -31,28 +27,30 @@ import org.jmpi.internal.pt2pt.SendMode;
  * allgather and alltoall name ranks of the <em>remote</em> group. {@link Comm#IN_PLACE} is not allowed
  * ({@link ErrorClass#ERR_BUFFER}); scan and exscan are not defined on intercommunicators.
  *
+ * <p>An intercommunicator is a {@link Comm}: point-to-point and the collectives above are its inherited methods;
+ * {@link #rank()}, {@link #size()} and {@link #group()} are the local group's, {@link #remoteSize()} and
+ * {@link #remoteGroup()} the remote group's, and point-to-point ranks name the remote group.
+ *
  * <p>Threading: as {@link Comm}.
  */
-public final class Intercomm
+public final class Intercomm extends Comm
 {
     private static final int[] NO_INTS = new int[0];
     private static final int LEADER_TAG = 0;
 
-    /** Point-to-point towards the remote group: rank = local rank, world ranks = the remote group's. */
-    private final CommState remote;
     /** Between the two groups, for the intercommunicator's own agreements. */
     private final CommState bridge;
-    /** The local group as an intracommunicator. */
-    private final CommState local;
     /** Both groups as one communicator, for the collectives (see {@link InterCollectives}). */
     private final InterCollectives.Groups groups;
-    private final AtomicBoolean freed = new AtomicBoolean();
 
+    /**
+     * @param remote point-to-point towards the remote group: rank = local rank, world ranks = the remote group's.
+     * @param local  the local group as an intracommunicator.
+     */
     private Intercomm(final CommState remote, final CommState bridge, final CommState local, final InterCollectives.Groups groups)
     {
-        this.remote = remote;
+        super(remote, local, new CollectiveOps.Inter(groups));
         this.bridge = bridge;
-        this.local = local;
         this.groups = groups;
     }
 
@@ -74,9 +72,17 @@ public final class Intercomm
     public static Intercomm create(final Comm localComm, final int localLeader, final Comm peerComm, final int remoteLeader,
         final int tag)
     {
-        final CommState lc = localComm.state();
-        try
+        if (localComm == null)
         {
+            throw new MpiException(ErrorClass.ERR_COMM, "intercommCreate: the local communicator is null");
+        }
+        return localComm.call("intercommCreate", () ->
+        {
+            if (localComm instanceof Intercomm)
+            {
+                throw new MpiException(ErrorClass.ERR_COMM, "intercommCreate: the local communicator must be an intracommunicator");
+            }
+            final CommState lc = localComm.state;
             if (localLeader < 0 || localLeader >= lc.size())
             {
                 throw new MpiException(ErrorClass.ERR_RANK, "intercommCreate: invalid local leader " + localLeader + " (local " +
@@ -88,7 +94,7 @@ public final class Intercomm
             }
             final int[] header = new int[1];
             int[] remoteWorld = NO_INTS;
-            final CommState pc = lc.rank() == localLeader ? peerComm.state() : null;
+            final CommState pc = lc.rank() == localLeader ? peerComm.live("intercommCreate") : null;
             if (pc != null)
             {
                 if (remoteLeader < 0 || remoteLeader >= pc.size())
@@ -121,15 +127,22 @@ public final class Intercomm
                 lc.contextIds().free(lc.contextIds().slot(context));
                 throw ex;
             }
-            return new Intercomm(lc.derive(context, context + 1, lc.rank(), remoteWorld, "intercomm"),
-                lc.derive(context + 1, context + 1, lc.rank(), remoteWorld, "intercomm.bridge"),
-                lc.derive(groupContext, groupContext, lc.rank(), lc.worldRanks(), "intercomm.local"),
-                InterCollectives.Groups.of(lc, lc.worldRanks(), remoteWorld, groupContext + 1));
-        }
-        catch (final MpiException ex)
-        {
-            throw lc.handle(ex);
-        }
+            return build(lc, remoteWorld, context, groupContext, "intercomm");
+        });
+    }
+
+    /**
+     * The parts of an intercommunicator of {@code lc}'s group and the group {@code remoteWorld} on two agreed
+     * pairs: {@code context} (point-to-point, then the bridge) owned by the remote part, {@code groupContext}
+     * (the local group, then the union) owned by the local part.
+     */
+    private static Intercomm build(final CommState lc, final int[] remoteWorld, final int context, final int groupContext,
+        final String name)
+    {
+        return new Intercomm(lc.deriveOwning(context, context, context + 1, lc.rank(), remoteWorld, name),
+            lc.derive(context + 1, context + 1, lc.rank(), remoteWorld, name + ".bridge"),
+            lc.deriveOwning(groupContext, groupContext, groupContext, lc.rank(), lc.worldRanks(), name + ".local"),
+            InterCollectives.Groups.of(lc, lc.worldRanks(), remoteWorld, groupContext + 1));
     }
 
     /** Sends {@code out} to {@code peer} of {@code c} and receives as many ints into {@code in}, with {@code tag}. */
@@ -155,386 +168,135 @@ public final class Intercomm
     /** MPI_ROOT: the root of a rooted intercommunicator collective passes it; the rest of its group pass {@link Comm#PROC_NULL}. */
     public static final int ROOT = InterCollectives.ROOT;
 
-    private void run(final Supplier<Collectives.Plan> plan)
+    @Override
+    CommState[] parts()
     {
-        try
-        {
-            plan.get().start().await();
-        }
-        catch (final MpiException ex)
-        {
-            throw local.handle(ex);
-        }
+        return new CommState[] {state, bridge, local, groups.union()};
     }
 
-    private Request begin(final Supplier<Collectives.Plan> plan)
+    /** The context ids of the parts: point-to-point, bridge, local group, union (for tests of the agreement). */
+    int[] contextIds()
     {
-        try
-        {
-            return plan.get().start();
-        }
-        catch (final MpiException ex)
-        {
-            throw local.handle(ex);
-        }
-    }
-
-    private Request persistent(final Supplier<Collectives.Plan> plan)
-    {
-        try
-        {
-            final Collectives.Plan p = plan.get();
-            return new PersistentCollRequest(p.comm(), p);
-        }
-        catch (final MpiException ex)
-        {
-            throw local.handle(ex);
-        }
-    }
-
-    /** MPI_Barrier on an intercommunicator: no process returns before every process of both groups has called it. */
-    public void barrier()
-    {
-        run(() -> InterCollectives.barrier(groups));
-    }
-
-    /** MPI_Ibarrier: nonblocking {@link #barrier}; completes once every process of both groups has called it. */
-    public Request ibarrier()
-    {
-        return begin(() -> InterCollectives.barrier(groups));
-    }
-
-    /** MPI_Bcast on an intercommunicator: from one group to the other: the root passes {@link #ROOT}, the rest of its group {@link Comm#PROC_NULL}; every member of the other group passes the root's rank in the root's group and receives the root's {@code count} items. */
-    public void bcast(final Object buf, final int offset, final int count, final Datatype type, final int root)
-    {
-        run(() -> InterCollectives.bcast(groups, buf, offset, count, type, root));
-    }
-
-    /** MPI_Ibcast: nonblocking {@link #bcast}; the buffers must not be touched until the request completes. */
-    public Request ibcast(final Object buf, final int offset, final int count, final Datatype type, final int root)
-    {
-        return begin(() -> InterCollectives.bcast(groups, buf, offset, count, type, root));
-    }
-
-    /** MPI_Gather on an intercommunicator: the root ({@link #ROOT}; the rest of its group {@link Comm#PROC_NULL}) receives rank j of the other group's block at {@code j * recvCount} items of {@code recvType}; the other group passes the root's rank and sends. Receive arguments matter at the root only, send arguments in the other group only. */
-    public void gather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
-    {
-        run(() -> InterCollectives.gather(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
-    }
-
-    /** MPI_Igather: nonblocking {@link #gather}; the buffers must not be touched until the request completes. */
-    public Request igather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
-    {
-        return begin(() -> InterCollectives.gather(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
-    }
-
-    /** MPI_Gatherv on an intercommunicator: as {@link #gather}, with {@code recvCounts[j]} items at {@code displs[j]} extents of {@code recvType} for rank j of the other group. */
-    public void gatherv(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType, final int root)
-    {
-        run(() -> InterCollectives.gatherv(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root));
-    }
-
-    /** MPI_Igatherv: nonblocking {@link #gatherv}; the buffers must not be touched until the request completes. */
-    public Request igatherv(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType, final int root)
-    {
-        return begin(() -> InterCollectives.gatherv(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root));
-    }
-
-    /** MPI_Scatter on an intercommunicator: rank j of the other group receives the root's block at {@code j * sendCount} items of {@code sendType}; the root passes {@link #ROOT}, the rest of its group {@link Comm#PROC_NULL}, the other group the root's rank. */
-    public void scatter(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
-    {
-        run(() -> InterCollectives.scatter(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
-    }
-
-    /** MPI_Iscatter: nonblocking {@link #scatter}; the buffers must not be touched until the request completes. */
-    public Request iscatter(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
-    {
-        return begin(() -> InterCollectives.scatter(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
-    }
-
-    /** MPI_Scatterv on an intercommunicator: as {@link #scatter}, with {@code sendCounts[j]} items at {@code displs[j]} extents of {@code sendType} for rank j of the other group. */
-    public void scatterv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] displs, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
-    {
-        run(() -> InterCollectives.scatterv(groups, sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root));
-    }
-
-    /** MPI_Iscatterv: nonblocking {@link #scatterv}; the buffers must not be touched until the request completes. */
-    public Request iscatterv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] displs, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
-    {
-        return begin(() -> InterCollectives.scatterv(groups, sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root));
-    }
-
-    /** MPI_Allgather on an intercommunicator: every process receives rank j of the <em>other</em> group's block at {@code j * recvCount} items of {@code recvType}. */
-    public void allgather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
-    {
-        run(() -> InterCollectives.allgather(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
-    }
-
-    /** MPI_Iallgather: nonblocking {@link #allgather}; the buffers must not be touched until the request completes. */
-    public Request iallgather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
-    {
-        return begin(() -> InterCollectives.allgather(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
-    }
-
-    /** MPI_Allgatherv on an intercommunicator: as {@link #allgather}, with {@code recvCounts[j]} items at {@code displs[j]} extents of {@code recvType} for rank j of the other group. */
-    public void allgatherv(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType)
-    {
-        run(() -> InterCollectives.allgatherv(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType));
-    }
-
-    /** MPI_Iallgatherv: nonblocking {@link #allgatherv}; the buffers must not be touched until the request completes. */
-    public Request iallgatherv(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType)
-    {
-        return begin(() -> InterCollectives.allgatherv(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType));
-    }
-
-    /** MPI_Alltoall on an intercommunicator: send block j goes to rank j of the other group, receive block j comes from it (blocks of the remote group's size). */
-    public void alltoall(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
-    {
-        run(() -> InterCollectives.alltoall(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
-    }
-
-    /** MPI_Ialltoall: nonblocking {@link #alltoall}; the buffers must not be touched until the request completes. */
-    public Request ialltoall(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
-    {
-        return begin(() -> InterCollectives.alltoall(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
-    }
-
-    /** MPI_Alltoallv on an intercommunicator: as {@link #alltoall}, with per-rank counts and displacements (in extents of the types), indexed by rank in the other group. */
-    public void alltoallv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] sendDispls, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] recvDispls, final Datatype recvType)
-    {
-        run(() -> InterCollectives.alltoallv(groups, sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType));
-    }
-
-    /** MPI_Ialltoallv: nonblocking {@link #alltoallv}; the buffers must not be touched until the request completes. */
-    public Request ialltoallv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] sendDispls, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] recvDispls, final Datatype recvType)
-    {
-        return begin(() -> InterCollectives.alltoallv(groups, sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType));
-    }
-
-    /** MPI_Alltoallw on an intercommunicator: as {@link #alltoallv}, with per-rank types and displacements in bytes. */
-    public void alltoallw(final Object sendBuf, final int sendOffset, final int[] sendCounts, final long[] sendDisplsBytes, final Datatype[] sendTypes, final Object recvBuf, final int recvOffset, final int[] recvCounts, final long[] recvDisplsBytes, final Datatype[] recvTypes)
-    {
-        run(() -> InterCollectives.alltoallw(groups, sendBuf, sendOffset, sendCounts, sendDisplsBytes, sendTypes, recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes));
-    }
-
-    /** MPI_Ialltoallw: nonblocking {@link #alltoallw}; the buffers must not be touched until the request completes. */
-    public Request ialltoallw(final Object sendBuf, final int sendOffset, final int[] sendCounts, final long[] sendDisplsBytes, final Datatype[] sendTypes, final Object recvBuf, final int recvOffset, final int[] recvCounts, final long[] recvDisplsBytes, final Datatype[] recvTypes)
-    {
-        return begin(() -> InterCollectives.alltoallw(groups, sendBuf, sendOffset, sendCounts, sendDisplsBytes, sendTypes, recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes));
-    }
-
-    /** MPI_Reduce on an intercommunicator: the root ({@link #ROOT}; the rest of its group {@link Comm#PROC_NULL}) receives the reduction, in rank order, of the other group's {@code count} items; the other group passes the root's rank. The send buffer matters in the other group only, the receive buffer at the root only. */
-    public void reduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
-    {
-        run(() -> InterCollectives.reduce(groups, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
-    }
-
-    /** MPI_Ireduce: nonblocking {@link #reduce}; the buffers must not be touched until the request completes. */
-    public Request ireduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
-    {
-        return begin(() -> InterCollectives.reduce(groups, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
-    }
-
-    /** MPI_Allreduce on an intercommunicator: each group receives the reduction, in rank order, of the <em>other</em> group's operands. */
-    public void allreduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
-    {
-        run(() -> InterCollectives.allreduce(groups, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
-    }
-
-    /** MPI_Iallreduce: nonblocking {@link #allreduce}; the buffers must not be touched until the request completes. */
-    public Request iallreduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
-    {
-        return begin(() -> InterCollectives.allreduce(groups, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
-    }
-
-    /** MPI_Reduce_scatter_block on an intercommunicator: each group contributes vectors of {@code size() * recvCount} items (the two groups' lengths must be equal); the reduction of the <em>other</em> group's vectors is scattered over this group in blocks of {@code recvCount} items, block i to local rank i. */
-    public void reduceScatterBlock(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype type, final Op op)
-    {
-        run(() -> InterCollectives.reduceScatterBlock(groups, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
-    }
-
-    /** MPI_Ireduce_scatter_block: nonblocking {@link #reduceScatterBlock}; the buffers must not be touched until the request completes. */
-    public Request ireduceScatterBlock(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype type, final Op op)
-    {
-        return begin(() -> InterCollectives.reduceScatterBlock(groups, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
-    }
-
-    /** MPI_Reduce_scatter on an intercommunicator: each group contributes vectors of sum({@code recvCounts}) items, {@code recvCounts} having one entry per member of this group (the two groups' lengths must be equal); the reduction of the <em>other</em> group's vectors is scattered over this group, local rank i receiving {@code recvCounts[i]} items. */
-    public void reduceScatter(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int[] recvCounts, final Datatype type, final Op op)
-    {
-        run(() -> InterCollectives.reduceScatter(groups, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
-    }
-
-    /** MPI_Ireduce_scatter: nonblocking {@link #reduceScatter}; the buffers must not be touched until the request completes. */
-    public Request ireduceScatter(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int[] recvCounts, final Datatype type, final Op op)
-    {
-        return begin(() -> InterCollectives.reduceScatter(groups, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
-    }
-
-    /** MPI_Barrier_init (MPI-4) on an intercommunicator: a persistent {@link #barrier}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request barrierInit()
-    {
-        return persistent(() -> InterCollectives.barrier(groups));
-    }
-
-    /** MPI_Bcast_init (MPI-4) on an intercommunicator: a persistent {@link #bcast}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request bcastInit(final Object buf, final int offset, final int count, final Datatype type, final int root)
-    {
-        return persistent(() -> InterCollectives.bcast(groups, buf, offset, count, type, root));
-    }
-
-    /** MPI_Gather_init (MPI-4) on an intercommunicator: a persistent {@link #gather}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request gatherInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
-    {
-        return persistent(() -> InterCollectives.gather(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
-    }
-
-    /** MPI_Gatherv_init (MPI-4) on an intercommunicator: a persistent {@link #gatherv}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request gathervInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType, final int root)
-    {
-        return persistent(() -> InterCollectives.gatherv(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root));
-    }
-
-    /** MPI_Scatter_init (MPI-4) on an intercommunicator: a persistent {@link #scatter}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request scatterInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
-    {
-        return persistent(() -> InterCollectives.scatter(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
-    }
-
-    /** MPI_Scatterv_init (MPI-4) on an intercommunicator: a persistent {@link #scatterv}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request scattervInit(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] displs, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
-    {
-        return persistent(() -> InterCollectives.scatterv(groups, sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root));
-    }
-
-    /** MPI_Allgather_init (MPI-4) on an intercommunicator: a persistent {@link #allgather}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request allgatherInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
-    {
-        return persistent(() -> InterCollectives.allgather(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
-    }
-
-    /** MPI_Allgatherv_init (MPI-4) on an intercommunicator: a persistent {@link #allgatherv}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request allgathervInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType)
-    {
-        return persistent(() -> InterCollectives.allgatherv(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType));
-    }
-
-    /** MPI_Alltoall_init (MPI-4) on an intercommunicator: a persistent {@link #alltoall}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request alltoallInit(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
-    {
-        return persistent(() -> InterCollectives.alltoall(groups, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
-    }
-
-    /** MPI_Alltoallv_init (MPI-4) on an intercommunicator: a persistent {@link #alltoallv}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request alltoallvInit(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] sendDispls, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] recvDispls, final Datatype recvType)
-    {
-        return persistent(() -> InterCollectives.alltoallv(groups, sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType));
-    }
-
-    /** MPI_Alltoallw_init (MPI-4) on an intercommunicator: a persistent {@link #alltoallw}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request alltoallwInit(final Object sendBuf, final int sendOffset, final int[] sendCounts, final long[] sendDisplsBytes, final Datatype[] sendTypes, final Object recvBuf, final int recvOffset, final int[] recvCounts, final long[] recvDisplsBytes, final Datatype[] recvTypes)
-    {
-        return persistent(() -> InterCollectives.alltoallw(groups, sendBuf, sendOffset, sendCounts, sendDisplsBytes, sendTypes, recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes));
-    }
-
-    /** MPI_Reduce_init (MPI-4) on an intercommunicator: a persistent {@link #reduce}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request reduceInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
-    {
-        return persistent(() -> InterCollectives.reduce(groups, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
-    }
-
-    /** MPI_Allreduce_init (MPI-4) on an intercommunicator: a persistent {@link #allreduce}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request allreduceInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
-    {
-        return persistent(() -> InterCollectives.allreduce(groups, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
-    }
-
-    /** MPI_Reduce_scatter_block_init (MPI-4) on an intercommunicator: a persistent {@link #reduceScatterBlock}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request reduceScatterBlockInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype type, final Op op)
-    {
-        return persistent(() -> InterCollectives.reduceScatterBlock(groups, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op));
-    }
-
-    /** MPI_Reduce_scatter_init (MPI-4) on an intercommunicator: a persistent {@link #reduceScatter}; arguments are checked and the schedule built once, each start() runs it (the buffers must not be touched while it is active). Collective: both groups make their requests in the same order. */
-    public Request reduceScatterInit(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int[] recvCounts, final Datatype type, final Op op)
-    {
-        return persistent(() -> InterCollectives.reduceScatter(groups, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
-    }
-
-    /**
-     * Internal (tests): the context ids this intercommunicator matches on: point-to-point, bridge (both from its
-     * first pair), local group, both groups (its second pair).
-     */
-    public int[] contextIds()
-    {
-        return new int[] {remote.contextId(), bridge.contextId(), local.contextId(), groups.union().contextId()};
-    }
-
-    /** MPI_Comm_size on an intercommunicator: the local group's size. */
-    public int size()
-    {
-        return local.size();
-    }
-
-    /** MPI_Comm_rank: this process's rank in the local group. */
-    public int rank()
-    {
-        return local.rank();
+        return new int[] {state.contextId(), bridge.contextId(), local.contextId(), groups.union().contextId()};
     }
 
     /** MPI_Comm_remote_size. */
     public int remoteSize()
     {
-        return remote.size();
-    }
-
-    /** MPI_Comm_group: the local group. */
-    public Group group()
-    {
-        return new Group(local.worldRanks(), local.worldRank(local.rank()));
+        return live("remoteSize").size();
     }
 
     /** MPI_Comm_remote_group. */
     public Group remoteGroup()
     {
-        return new Group(remote.worldRanks(), local.worldRank(local.rank()));
+        live("remoteGroup");
+        return new Group(state.worldRanks(), local.worldRank(local.rank()));
     }
 
-    /** MPI_Comm_test_inter: true. */
-    public boolean isInter()
+    /**
+     * MPI_Comm_dup on an intercommunicator: the same two groups on two new context-id pairs, agreed across both
+     * groups as {@link #merge} agrees its one ({@link InterContextIdAgreement}, the leaders combining over the
+     * bridge); attributes copied by their keys' copy callbacks. Collective over both groups.
+     */
+    @Override
+    public Intercomm dup()
     {
-        return true;
+        return call("dup", () ->
+        {
+            final int[] pairs = agreeTwoPairs();
+            final int context = pairs[0];
+            final int groupContext = pairs[1];
+            final Intercomm copy = build(local, state.worldRanks(), context, groupContext, state.name() + ".dup");
+            Attributes.of(local).copyTo(this, copy, Attributes.of(copy.local));
+            return copy;
+        });
     }
 
-    /** Point-to-point over this intercommunicator (ranks name the remote group), as a {@link Comm}. */
-    public Comm remote()
+    /** Two context-id pairs agreed across both groups, one after the other (the leaders combine over the bridge). */
+    private int[] agreeTwoPairs()
     {
-        return new Comm(remote);
+        final InterContextIdAgreement.LeaderExchange overBridge = (out, in) -> exchange(bridge, out, in, 0, LEADER_TAG);
+        final int context = InterContextIdAgreement.agree(local, 0, bridge.contextId(), overBridge);
+        try
+        {
+            return new int[] {context, InterContextIdAgreement.agree(local, 0, bridge.contextId(), overBridge)};
+        }
+        catch (final MpiException ex)
+        {
+            local.contextIds().free(local.contextIds().slot(context));
+            throw ex;
+        }
     }
 
-    /** MPI_Send to rank {@code dest} of the remote group. */
-    public void send(final Object buf, final int offset, final int count, final Datatype type, final int dest, final int tag)
+    /**
+     * MPI_Comm_split on an intercommunicator: the ranks of each group passing the same {@code color} (&gt;= 0),
+     * ordered by {@code key} then by rank, form the local group of a new intercommunicator whose remote group is
+     * the other group's ranks of that colour. A rank passing {@link #UNDEFINED}, or whose colour has no member in
+     * the other group, gets {@code null}. Collective over both groups.
+     * <ol>
+     * <li>Allgather {color, key} over the local group; the leaders (local rank 0) swap their groups' arrays over
+     * the bridge and broadcast the other group's to their group.</li>
+     * <li>Both groups agree two context-id pairs as {@link #dup} does; every new intercommunicator of the split
+     * takes them (they are disjoint); a rank that gets {@code null} gives them back.</li>
+     * <li>Each rank picks its colour's members on both sides and builds the intercommunicator.</li>
+     * </ol>
+     */
+    @Override
+    public Intercomm split(final int color, final int key)
     {
-        remote().send(buf, offset, count, type, dest, tag);
+        return call("split", () ->
+        {
+            if (color < 0 && color != UNDEFINED)
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, "split: invalid color " + color + " (>= 0 or UNDEFINED)");
+            }
+            final int[] ours = new int[2 * local.size()];
+            Collectives.allgather(local, new int[] {color, key}, 0, 2, Datatype.INT, ours, 0, 2, Datatype.INT).start().await();
+            final int[] theirs = new int[2 * state.size()];
+            if (local.rank() == 0)
+            {
+                final var r = PointToPoint.irecv(bridge, theirs, 0, theirs.length, Datatype.INT, 0, LEADER_TAG);
+                PointToPoint.isend(bridge, ours, 0, ours.length, Datatype.INT, 0, LEADER_TAG, SendMode.STANDARD).await();
+                r.await();
+            }
+            Collectives.bcast(local, theirs, 0, theirs.length, Datatype.INT, 0).start().await();
+            final int[] pairs = agreeTwoPairs();
+            final int context = pairs[0];
+            final int groupContext = pairs[1];
+            final int[] localMembers = members(ours, color);
+            final int[] remoteMembers = members(theirs, color);
+            if (color == UNDEFINED || remoteMembers.length == 0)
+            {
+                local.contextIds().free(local.contextIds().slot(context));
+                local.contextIds().free(local.contextIds().slot(groupContext));
+                return null;
+            }
+            final int[] localWorld = new int[localMembers.length];
+            int newRank = -1;
+            for (int i = 0; i < localMembers.length; i++)
+            {
+                localWorld[i] = local.worldRank(localMembers[i]);
+                newRank = localMembers[i] == local.rank() ? i : newRank;
+            }
+            final int[] remoteWorld = new int[remoteMembers.length];
+            for (int i = 0; i < remoteMembers.length; i++)
+            {
+                remoteWorld[i] = state.worldRank(remoteMembers[i]);
+            }
+            final CommState newLocal = local.derive(local.contextId(), local.collContextId(), newRank, localWorld, "split");
+            return build(newLocal, remoteWorld, context, groupContext, state.name() + ".split(" + color + ")");
+        });
     }
 
-    /** MPI_Recv from rank {@code source} of the remote group (or ANY_SOURCE). */
-    public Status recv(final Object buf, final int offset, final int count, final Datatype type, final int source, final int tag)
+    /** The ranks whose {color, key} pair in {@code colorsAndKeys} has {@code color}, ordered by (key, rank). */
+    private static int[] members(final int[] colorsAndKeys, final int color)
     {
-        return remote().recv(buf, offset, count, type, source, tag);
-    }
-
-    /** MPI_Isend to the remote group. */
-    public Request isend(final Object buf, final int offset, final int count, final Datatype type, final int dest, final int tag)
-    {
-        return remote().isend(buf, offset, count, type, dest, tag);
-    }
-
-    /** MPI_Irecv from the remote group. */
-    public Request irecv(final Object buf, final int offset, final int count, final Datatype type, final int source, final int tag)
-    {
-        return remote().irecv(buf, offset, count, type, source, tag);
+        return java.util.stream.IntStream.range(0, colorsAndKeys.length / 2)
+            .filter(r -> color != UNDEFINED && colorsAndKeys[2 * r] == color)
+            .boxed()
+            .sorted(java.util.Comparator.<Integer>comparingInt(r -> colorsAndKeys[2 * r + 1]).thenComparingInt(r -> r))
+            .mapToInt(Integer::intValue)
+            .toArray();
     }
 
     /**
@@ -548,11 +310,10 @@ public final class Intercomm
      * <li>Everyone orders the groups and builds the merged communicator.</li>
      * </ol>
      */
-    public Comm merge(final boolean high)
+    public Intracomm merge(final boolean high)
     {
-        try
+        return call("merge", () ->
         {
-            checkNotFreed("merge");
             final int[] theirs = new int[1];
             final int[] flags = {high ? 1 : 0, 0};
             if (local.rank() == 0)
@@ -566,7 +327,7 @@ public final class Intercomm
             final int context = InterContextIdAgreement.agree(local, 0, bridge.contextId(),
                 (out, in) -> exchange(bridge, out, in, 0, LEADER_TAG));
             final int[] localWorld = local.worldRanks();
-            final int[] remoteWorld = remote.worldRanks();
+            final int[] remoteWorld = state.worldRanks();
             final boolean weFirst = ourHigh != theirHigh ? !ourHigh : localWorld[0] < remoteWorld[0];
             final int[] merged = new int[localWorld.length + remoteWorld.length];
             final int[] firstGroup = weFirst ? localWorld : remoteWorld;
@@ -574,45 +335,7 @@ public final class Intercomm
             System.arraycopy(firstGroup, 0, merged, 0, firstGroup.length);
             System.arraycopy(second, 0, merged, firstGroup.length, second.length);
             final int newRank = (weFirst ? 0 : remoteWorld.length) + local.rank();
-            return new Comm(local.deriveOwning(context, newRank, merged, "merged"));
-        }
-        catch (final MpiException ex)
-        {
-            throw local.handle(ex);
-        }
-    }
-
-    /**
-     * MPI_Comm_free on an intercommunicator: collectives on it (and {@link #merge}) then fail with
-     * {@link ErrorClass#ERR_COMM}; its two context-id pairs go back to the rank's pool for later communicators.
-     * Local in jmpi, as {@link Comm#free()}. Freeing it twice is ERR_COMM.
-     */
-    public void free()
-    {
-        if (!freed.compareAndSet(false, true))
-        {
-            throw local.handle(new MpiException(ErrorClass.ERR_COMM, "free: intercommunicator (context " + remote.contextId() +
-                ") was already freed"));
-        }
-        CollContext.free(groups.union());
-        CollContext.free(local);
-        CollContext.free(bridge);
-        final ContextIdPool pool = local.contextIds();
-        pool.free(pool.slot(remote.contextId()));
-        pool.free(pool.slot(local.contextId()));
-    }
-
-    /** Whether {@link #free()} was called on this intercommunicator. */
-    public boolean isFreed()
-    {
-        return freed.get();
-    }
-
-    private void checkNotFreed(final String call)
-    {
-        if (freed.get())
-        {
-            throw new MpiException(ErrorClass.ERR_COMM, call + ": intercommunicator (context " + remote.contextId() + ") was freed");
-        }
+            return new Intracomm(local.deriveOwning(context, newRank, merged, "merged"));
+        });
     }
 }

@@ -27,15 +27,15 @@ public final class Mpi implements AutoCloseable
     private static final ConcurrentHashMap<Object, Mpi> INSTANCES = new ConcurrentHashMap<>();
 
     private final RankRuntime runtime;
-    private final Comm world;
-    private final Comm self;
+    private final Intracomm world;
+    private final Intracomm self;
     private volatile boolean finalized;
 
     private Mpi(final RankRuntime runtime)
     {
         this.runtime = runtime;
-        this.world = new Comm(runtime.world());
-        this.self = new Comm(runtime.self());
+        this.world = new Intracomm(runtime.world());
+        this.self = new Intracomm(runtime.self());
     }
 
     /** MPI_Init: joins the job with {@link ThreadLevel#SINGLE}. */
@@ -92,13 +92,13 @@ public final class Mpi implements AutoCloseable
     }
 
     /** MPI_COMM_WORLD. */
-    public Comm world()
+    public Intracomm world()
     {
         return world;
     }
 
     /** MPI_COMM_SELF. */
-    public Comm self()
+    public Intracomm self()
     {
         return self;
     }
@@ -145,26 +145,22 @@ public final class Mpi implements AutoCloseable
      */
     public void bufferAttach(final Object buffer)
     {
-        try
-        {
-            runtime.bsendBuffer().attach(buffer);
-        }
-        catch (final MpiException ex)
-        {
-            throw world.state().handle(ex);
-        }
+        world.call("bufferAttach", () -> runtime.bsendBuffer().attach(buffer));
     }
 
     /** MPI_Buffer_detach: waits until every buffered message has left, then returns the buffer. */
     public Object bufferDetach()
     {
         final BsendBuffer bb = runtime.bsendBuffer();
-        if (!bb.attached())
+        return world.call("bufferDetach", () ->
         {
-            throw world.state().handle(new MpiException(ErrorClass.ERR_BUFFER, "bufferDetach: no buffer attached"));
-        }
-        runtime.engine().await(bb::isEmpty);
-        return bb.detach();
+            if (!bb.attached())
+            {
+                throw new MpiException(ErrorClass.ERR_BUFFER, "bufferDetach: no buffer attached");
+            }
+            runtime.engine().await(bb::isEmpty);
+            return bb.detach();
+        });
     }
 
     /** MPI_Finalize: waits for the other ranks, then releases the transports. Idempotent. */

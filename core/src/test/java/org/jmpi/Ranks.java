@@ -15,7 +15,7 @@ public final class Ranks
     @FunctionalInterface
     public interface Body
     {
-        void run(Mpi mpi, Comm world) throws Throwable;
+        void run(Mpi mpi, Intracomm world) throws Throwable;
     }
 
     private Ranks()

@@ -1,5 +1,6 @@
 package org.jmpi.coll;
 
+import org.jmpi.CommInternals;
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
@@ -81,10 +82,10 @@ class CommunicatorsTest
                 assertEquals(rank, c.rank());
                 assertEquals(Comm.CONGRUENT, c.compare(world));
             }
-            assertTrue(first[0].state().contextId() != second[0].state().contextId());
-            assertTrue(first[0].state().contextId() != blocking.state().contextId());
-            assertTrue(second[0].state().contextId() != blocking.state().contextId());
-            assertTrue(halves.state().contextId() != first[0].state().contextId());
+            assertTrue(CommInternals.state(first[0]).contextId() != CommInternals.state(second[0]).contextId());
+            assertTrue(CommInternals.state(first[0]).contextId() != CommInternals.state(blocking).contextId());
+            assertTrue(CommInternals.state(second[0]).contextId() != CommInternals.state(blocking).contextId());
+            assertTrue(CommInternals.state(halves).contextId() != CommInternals.state(first[0]).contextId());
             // Traffic on each stays on each: the same tag and source on all three, received in reverse order.
             final int right = (rank + 1) % size;
             final int left = (rank - 1 + size) % size;

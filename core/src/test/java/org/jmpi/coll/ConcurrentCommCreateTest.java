@@ -1,5 +1,7 @@
 package org.jmpi.coll;
 
+import org.jmpi.Intracomm;
+import org.jmpi.CommInternals;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -44,9 +46,9 @@ class ConcurrentCommCreateTest
      * A communicator (or intercommunicator: {@code inter} not null, {@code comm} null) a thread made, with a value
      * every member knows and no other communicator of the job has.
      */
-    private record Made(Comm comm, Intercomm inter, long identity)
+    private record Made(Intracomm comm, Intercomm inter, long identity)
     {
-        Made(final Comm comm, final long identity)
+        Made(final Intracomm comm, final long identity)
         {
             this(comm, null, identity);
         }
@@ -54,7 +56,7 @@ class ConcurrentCommCreateTest
         /** The context ids it matches on. */
         int[] contextIds()
         {
-            return inter != null ? inter.contextIds() : new int[] {comm.state().contextId(), comm.state().collContextId()};
+            return inter != null ? CommInternals.contextIds(inter) : new int[] {CommInternals.state(comm).contextId(), CommInternals.state(comm).collContextId()};
         }
 
         /** Pool slots it owns (an intercommunicator two). */
@@ -82,7 +84,7 @@ class ConcurrentCommCreateTest
     {
         Ranks.run(size, ThreadLevel.MULTIPLE, Map.of(), (mpi, world) ->
         {
-            final Comm[] parents = new Comm[THREADS];
+            final Intracomm[] parents = new Intracomm[THREADS];
             for (int t = 0; t < THREADS; t++)
             {
                 parents[t] = world.dup();
@@ -160,7 +162,7 @@ class ConcurrentCommCreateTest
      * intercommunicator create + merge + free (starting at a different kind per thread so that different kinds run
      * concurrently).
      */
-    private static void create(final Comm parent, final int thread, final int phase, final List<Made> out)
+    private static void create(final Intracomm parent, final int thread, final int phase, final List<Made> out)
     {
         final int rank = parent.rank();
         final int size = parent.size();
@@ -184,14 +186,14 @@ class ConcurrentCommCreateTest
                 case 1 ->
                 {
                     final int color = rank % 2;
-                    final Comm part = parent.split(color, size - rank);
+                    final Intracomm part = parent.split(color, size - rank);
                     assertNotNull(part);
                     assertEquals((size - color + 1) / 2, part.size());
                     out.add(new Made(part, base + 1 + color));
                 }
                 case 2 ->
                 {
-                    final Comm c = parent.create(group);
+                    final Intracomm c = parent.create(group);
                     if (member)
                     {
                         assertNotNull(c);
@@ -209,13 +211,13 @@ class ConcurrentCommCreateTest
                     final Request r = parent.idup(box);
                     r.await();
                     assertNotNull(box[0]);
-                    out.add(new Made(box[0], base + 4));
+                    out.add(new Made((Intracomm)box[0], base + 4));
                 }
                 case 4 ->
                 {
                     if (member)
                     {
-                        final Comm c = parent.createGroup(group, thread);
+                        final Intracomm c = parent.createGroup(group, thread);
                         assertEquals(others.length, c.size());
                         out.add(new Made(c, base + 5));
                     }
@@ -223,7 +225,7 @@ class ConcurrentCommCreateTest
                 default ->
                 {
                     final int color = rank % 2;
-                    final Comm half = parent.split(color, rank);
+                    final Intracomm half = parent.split(color, rank);
                     out.add(new Made(half, base + 6 + color));
                     final Intercomm inter = Intercomm.create(half, 0, parent, 1 - color, TAG + 1 + thread);
                     assertEquals(size / 2 + (color == 0 ? size % 2 : 0), inter.size());
@@ -234,7 +236,7 @@ class ConcurrentCommCreateTest
                     }
                     else
                     {
-                        final Comm merged = inter.merge(color == 1);
+                        final Intracomm merged = inter.merge(color == 1);
                         assertEquals(size, merged.size());
                         assertEquals(color == 0 ? rank / 2 : (size + 1) / 2 + rank / 2, merged.rank());
                         inter.free();
@@ -251,11 +253,11 @@ class ConcurrentCommCreateTest
      * has, and the rank's pool holds exactly the pairs they own (one each, two per intercommunicator; freed ones and pairs agreed for
      * communicators this rank is not in went back). All ranks agree on the verdict before anyone sends, so a failure does not leave peers hanging.
      */
-    private static void checkDistinct(final Comm world, final Comm[] parents, final List<List<Made>> made)
+    private static void checkDistinct(final Intracomm world, final Intracomm[] parents, final List<List<Made>> made)
     {
         final List<Made> all = new ArrayList<>();
         all.add(new Made(world, 0));
-        for (final Comm p : parents)
+        for (final Intracomm p : parents)
         {
             all.add(new Made(p, 0));
         }
@@ -278,7 +280,7 @@ class ConcurrentCommCreateTest
                 }
             }
         }
-        final int used = world.state().contextIds().usedCount();
+        final int used = CommInternals.state(world).contextIds().usedCount();
         if (used != owned)
         {
             clashes.append(" the pool has ").append(used).append(" pairs in use for ").append(owned).append(" owned by live communicators;");
@@ -304,7 +306,7 @@ class ConcurrentCommCreateTest
                 exchangeAcross(m.inter(), m.identity());
                 continue;
             }
-            final Comm c = m.comm();
+            final Intracomm c = m.comm();
             final int me = c.rank();
             final int peers = c.size() - 1;
             final long[] out = {m.identity(), me};

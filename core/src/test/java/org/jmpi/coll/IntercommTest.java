@@ -1,6 +1,9 @@
 package org.jmpi.coll;
 
 import java.util.List;
+import java.util.stream.IntStream;
+
+import org.jmpi.CommInternals;
 
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
@@ -121,21 +124,21 @@ class IntercommTest
             final int rank = world.rank();
             final boolean inA = rank % 2 == 0;
             final Comm half = world.split(inA ? 0 : 1, rank);
-            final int before = world.state().contextIds().usedCount();
+            final int before = CommInternals.state(world).contextIds().usedCount();
             final Intercomm inter = Intercomm.create(half, 0, world, inA ? 1 : 0, 98);
-            assertEquals(before + 2, world.state().contextIds().usedCount(), "an intercommunicator takes two pairs");
-            final int[] ids = inter.contextIds();
+            assertEquals(before + 2, CommInternals.state(world).contextIds().usedCount(), "an intercommunicator takes two pairs");
+            final int[] ids = CommInternals.contextIds(inter);
             assertEquals(ids[0] + 1, ids[1], "point-to-point and bridge: one pair");
             assertEquals(ids[2] + 1, ids[3], "local group and both groups: one pair");
             assertNotEquals(ids[0], ids[2]);
             final Comm merged = inter.merge(false);
-            assertEquals(before + 3, world.state().contextIds().usedCount(), "a merged communicator takes one pair");
+            final int root = inA ? (inter.rank() == 0 ? Intercomm.ROOT : Comm.PROC_NULL) : 0;
+            assertEquals(before + 3, CommInternals.state(world).contextIds().usedCount(), "a merged communicator takes one pair");
             assertFalse(inter.isFreed());
             inter.free();
             assertTrue(inter.isFreed());
-            assertEquals(before + 1, world.state().contextIds().usedCount(), "free gives the intercommunicator's pairs back");
+            assertEquals(before + 1, CommInternals.state(world).contextIds().usedCount(), "free gives the intercommunicator's pairs back");
             final long[] buf = new long[4];
-            final int root = inA ? (inter.rank() == 0 ? Intercomm.ROOT : Comm.PROC_NULL) : 0;
             final List<Executable> calls = List.of(
                 inter::barrier,
                 inter::ibarrier,
@@ -143,6 +146,8 @@ class IntercommTest
                 () -> inter.bcast(buf, 0, 1, Datatype.LONG, root),
                 () -> inter.allreduceInit(buf, 0, buf, 1, 1, Datatype.LONG, Op.SUM),
                 () -> inter.merge(true),
+                inter::rank,
+                () -> inter.send(buf, 0, 1, Datatype.LONG, 0, 0),
                 inter::free);
             for (final Executable call : calls)
             {
@@ -153,11 +158,63 @@ class IntercommTest
             merged.allreduce(new int[] {rank}, 0, sum, 0, 1, Datatype.INT, Op.SUM);
             assertEquals(size * (size - 1) / 2, sum[0]);
             merged.free();
-            assertEquals(before, world.state().contextIds().usedCount());
+            assertEquals(before, CommInternals.state(world).contextIds().usedCount());
             // The pairs given back are taken again by the next intercommunicator, which works.
             final Intercomm again = Intercomm.create(half, 0, world, inA ? 1 : 0, 98);
             again.barrier();
             again.free();
+        });
+    }
+
+    /**
+     * An intercommunicator is a Comm: dup and split (by colour on both sides, null where a colour has no
+     * member on the other side) make intercommunicators whose point-to-point, collectives and sizes are right.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4, 5})
+    void shouldDupAndSplitAnIntercommunicator(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int rank = world.rank();
+            final boolean inA = rank % 2 == 0;
+            final Comm half = world.split(inA ? 0 : 1, rank);
+            final Comm inter = Intercomm.create(half, 0, world, inA ? 1 : 0, 97);
+            assertTrue(inter.isInter());
+            final Comm copy = inter.dup();
+            assertTrue(copy instanceof Intercomm);
+            assertEquals(inter.size(), copy.size());
+            assertEquals(((Intercomm)inter).remoteSize(), ((Intercomm)copy).remoteSize());
+            final int color = (rank / 2) % 2;
+            final Comm sub = inter.split(color, -rank);
+            final int[] remote = IntStream.range(0, size).filter(r -> (r % 2 == 0) != inA && (r / 2) % 2 == color).toArray();
+            final int[] mine = IntStream.range(0, size).filter(r -> (r % 2 == 0) == inA && (r / 2) % 2 == color).toArray();
+            if (remote.length == 0)
+            {
+                assertEquals(null, sub, "a colour without members on the other side gives null");
+            }
+            else
+            {
+                final Intercomm s = (Intercomm)sub;
+                assertEquals(mine.length, s.size());
+                assertEquals(remote.length, s.remoteSize());
+                assertEquals(mine.length - 1 - java.util.Arrays.binarySearch(mine, rank), s.rank(), "ordered by key = -rank");
+                final long[] sum = new long[1];
+                s.allreduce(new long[] {rank}, 0, sum, 0, 1, Datatype.LONG, Op.SUM);
+                assertEquals(IntStream.of(remote).sum(), sum[0], "allreduce over a split intercommunicator sums the remote group");
+                if (s.rank() == 0)
+                {
+                    final int[] got = new int[1];
+                    final var r = s.irecv(got, 0, 1, Datatype.INT, 0, 5);
+                    s.send(new int[] {rank}, 0, 1, Datatype.INT, 0, 5);
+                    r.await();
+                    assertEquals(remote[remote.length - 1], got[0], "point-to-point reaches the other side's rank 0 (highest world rank)");
+                }
+                s.free();
+            }
+            copy.barrier();
+            copy.free();
+            inter.free();
         });
     }
 }

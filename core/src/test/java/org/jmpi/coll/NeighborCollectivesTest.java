@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import org.jmpi.Intracomm;
 import org.jmpi.CartComm;
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
@@ -43,7 +44,7 @@ class NeighborCollectivesTest
     private static final int PROC_NULL_COUNT = 2;
 
     /** A topology communicator, every rank's neighbour lists, and how receive blocks pair with send blocks. */
-    private record Topo(Comm comm, int[][] sources, int[][] destinations, boolean cartesian)
+    private record Topo(Intracomm comm, int[][] sources, int[][] destinations, boolean cartesian)
     {
         /** {sending rank, its send block} of receive block i on rank r, or null for a PROC_NULL neighbour. */
         int[] pair(final int r, final int i)
@@ -91,7 +92,7 @@ class NeighborCollectivesTest
 
     // ------------------------------------------------------------------------------------------ topologies
 
-    private static Topo cart(final Comm world, final boolean periodic)
+    private static Topo cart(final Intracomm world, final boolean periodic)
     {
         final int size = world.size();
         final int[] dims = CartComm.dimsCreate(size, new int[2]);
@@ -129,7 +130,7 @@ class NeighborCollectivesTest
     }
 
     /** A symmetric graph: i+1, i-1, a self-loop on even nodes and a second one on node 0 (size 2: a double edge). */
-    private static Topo graph(final Comm world)
+    private static Topo graph(final Intracomm world)
     {
         final int size = world.size();
         final int[][] lists = new int[size][];
@@ -173,7 +174,7 @@ class NeighborCollectivesTest
     }
 
     /** The multigraph above with distGraphCreateAdjacent, weighted by the sender's block number. */
-    private static Topo distAdjacent(final Comm world)
+    private static Topo distAdjacent(final Intracomm world)
     {
         final int size = world.size();
         final int me = world.rank();
@@ -210,7 +211,7 @@ class NeighborCollectivesTest
      * entry (degree 0). Returns the created communicator with the neighbour lists the documented order
      * predicts (by contributing rank, then by position in its arguments).
      */
-    private static Topo distGeneral(final Comm world, final boolean weighted)
+    private static Topo distGeneral(final Intracomm world, final boolean weighted)
     {
         final int size = world.size();
         final int me = world.rank();
@@ -823,7 +824,7 @@ class NeighborCollectivesTest
         Ranks.run(4, (mpi, world) ->
         {
             final Topo cart = cart(world, false);
-            final Comm c = cart.comm();
+            final Intracomm c = cart.comm();
             final int[] four = new int[4];
             final int[] three = new int[3];
             final int[] buf = new int[64];

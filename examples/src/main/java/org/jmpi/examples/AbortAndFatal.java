@@ -8,7 +8,9 @@ import org.jmpi.Mpi;
  * Failure drill for error handlers and abort. {@code abort}: rank 1 calls {@code mpi.abort(3)} while
  * the others wait in a receive; the job must end with exit code 3. {@code fatal}: rank 1 sends to an
  * invalid rank with world's default handler, ERRORS_ARE_FATAL; the job must end with the error class
- * (ERR_RANK) as exit code and the error printed.
+ * (ERR_RANK) as exit code and the error printed. {@code throw} and {@code oom}: rank 1's code throws (an
+ * exception, or an OutOfMemoryError) inside {@code try (Mpi mpi = Mpi.init(args))}; the job must end within 5 s,
+ * non-zero, with the exception printed and the rank named. Rank 1 prints when it fails ({@code failing at <ms>}).
  */
 public final class AbortAndFatal
 {
@@ -28,6 +30,20 @@ public final class AbortAndFatal
                 if (mode.equals("abort"))
                 {
                     mpi.abort(3);
+                }
+                else if (mode.equals("throw") || mode.equals("oom"))
+                {
+                    System.err.println("rank 1 failing at " + System.currentTimeMillis());
+                    System.err.flush();
+                    if (mode.equals("oom"))
+                    {
+                        final java.util.List<long[]> hog = new java.util.ArrayList<>();
+                        while (true)
+                        {
+                            hog.add(new long[1 << 24]);
+                        }
+                    }
+                    throw new IllegalStateException("rank 1 gave up");
                 }
                 else
                 {

@@ -3,6 +3,7 @@ package org.jmpi.examples;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
@@ -234,6 +235,55 @@ class JmpirunIT
         final Run run = jmpirun("fatal-jvms", 60, program(false, 3, "AbortAndFatal", "fatal"));
         assertEquals(org.jmpi.ErrorClass.ERR_RANK.code(), run.exitCode(), run.all());
         assertTrue(run.stderr().contains("ERR_RANK") && run.stderr().contains("invalid destination rank 8"), run.all());
+    }
+
+    /**
+     * A rank whose code throws (or runs out of memory) inside try-with-resources while the others wait for it in
+     * a receive ends the job within 5 s of its failure, non-zero, with the exception printed and the rank named.
+     */
+    @ParameterizedTest
+    @CsvSource({"throw, false", "throw, true", "oom, false"})
+    void shouldEndTheJobSoonWhenARankThrows(final String mode, final boolean threads) throws Exception
+    {
+        final List<String> args = new ArrayList<>();
+        if (mode.equals("oom"))
+        {
+            args.addAll(List.of("--jvm-arg", "-Xmx96m"));
+        }
+        args.addAll(Arrays.asList(program(threads, 3, "AbortAndFatal", mode)));
+        final Run run = jmpirun("fail-" + mode + "-" + (threads ? "threads" : "jvms"), 60, args.toArray(new String[0]));
+        assertTrue(run.exitCode() != 0, run.all());
+        assertTrue(run.stderr().contains(mode.equals("oom") ? "OutOfMemoryError" : "rank 1 gave up"), run.all());
+        assertTrue(run.stderr().contains("rank 1"), run.all());
+        final long failedAt = run.stderr().lines().filter(l -> l.contains("rank 1 failing at "))
+            .mapToLong(l -> Long.parseLong(l.substring(l.indexOf("failing at ") + 11).trim())).findFirst().orElseThrow();
+        assertTrue(run.endEpochMillis() - failedAt < 5_000, "ended " + (run.endEpochMillis() - failedAt) + " ms after rank 1 failed\n" + run.all());
+    }
+
+    /** Rank state found through the communicator, not the thread: calls from threads that inherited nothing, pools, the common pool. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void shouldComputeFromAnyThreadAcrossJvms(final int np) throws Exception
+    {
+        final Run run = jmpirun("rank-state-jvms-" + np, 120, program(false, np, "RankStateDrill"));
+        assertOk(run);
+        for (int r = 0; r < np; r++)
+        {
+            assertTrue(run.stdout().contains("rank-state: rank " + r + " ok"), run.all());
+        }
+    }
+
+    /** Freed communicators and requests, calls after finalize, null buffers, no cross-talk: across JVMs. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void shouldCheckLifetimesAcrossJvms(final int np) throws Exception
+    {
+        final Run run = jmpirun("lifetime-jvms-" + np, 120, program(false, np, "LifetimeDrill"));
+        assertOk(run);
+        for (int r = 0; r < np; r++)
+        {
+            assertTrue(run.stdout().contains("lifetime: rank " + r + " ok"), run.all());
+        }
     }
 
     private static Set<String> jobFiles() throws IOException

@@ -1,16 +1,14 @@
 package org.jmpi.internal.coll;
 
-import java.lang.ref.WeakReference;
-import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jmpi.internal.pt2pt.CommState;
 
 /**
- * What the collectives keep per communicator: the sequence that gives each collective operation its own
- * tag on the collective context (every rank calls a communicator's collectives in the same order, so they
- * agree on it), the parameters read when the communicator was first used, and whether it was freed.
+ * What the collectives keep per communicator (in its {@link CommState}, as a slot): the sequence that gives
+ * each collective operation its own tag on the collective context (every rank calls a communicator's
+ * collectives in the same order, so they agree on it) and the parameters read from the rank's services when
+ * the communicator was first used.
  *
  * <p>Tags: collective operations use {@code FIRST_TAG .. SPECIAL_TAG - 1}, cycling (2^29 operations may be
  * in flight at once); tags below {@code FIRST_TAG} belong to the core's own barrier (finalize), tags from
@@ -24,19 +22,15 @@ public final class CollContext
     static final int FIRST_TAG = 64;
     static final int SPECIAL_TAG = 1 << 29;
 
-    private static final Map<CommState, CollContext> CONTEXTS = new WeakHashMap<>();
-    /** The calling thread's last lookup: most threads call collectives on one communicator, without taking the lock. */
-    private static final ThreadLocal<CollContext> LAST = new ThreadLocal<>();
+    private static final CommState.Slot<CollContext> SLOT =
+        CommState.slot(c -> new CollContext(CollParams.of(c.services().params()), -1));
 
-    private final WeakReference<CommState> owner;
     final CollParams params;
     private final AtomicInteger sequence = new AtomicInteger();
     private final int fixedTag;
-    private volatile boolean freed;
 
-    private CollContext(final CommState owner, final CollParams params, final int fixedTag)
+    private CollContext(final CollParams params, final int fixedTag)
     {
-        this.owner = new WeakReference<>(owner);
         this.params = params;
         this.fixedTag = fixedTag;
     }
@@ -44,18 +38,7 @@ public final class CollContext
     /** The context of {@code c}, made on first use. */
     public static CollContext of(final CommState c)
     {
-        final CollContext last = LAST.get();
-        if (last != null && last.owner.get() == c)
-        {
-            return last;
-        }
-        final CollContext found;
-        synchronized (CONTEXTS)
-        {
-            found = CONTEXTS.computeIfAbsent(c, k -> new CollContext(k, CollParams.current(), -1));
-        }
-        LAST.set(found);
-        return found;
+        return c.get(SLOT);
     }
 
     /**
@@ -64,16 +47,7 @@ public final class CollContext
      */
     public static void bindSpecial(final CommState c, final int userTag)
     {
-        synchronized (CONTEXTS)
-        {
-            CONTEXTS.put(c, new CollContext(c, CollParams.current(), SPECIAL_TAG + Math.floorMod(userTag, SPECIAL_TAG)));
-        }
-    }
-
-    /** Marks {@code c} freed: collectives on it fail with ERR_COMM. */
-    public static void free(final CommState c)
-    {
-        of(c).markFreed();
+        c.set(SLOT, new CollContext(CollParams.of(c.services().params()), SPECIAL_TAG + Math.floorMod(userTag, SPECIAL_TAG)));
     }
 
     /** The tag of the next collective operation. */
@@ -84,15 +58,5 @@ public final class CollContext
             return fixedTag;
         }
         return FIRST_TAG + Math.floorMod(sequence.getAndIncrement(), SPECIAL_TAG - FIRST_TAG);
-    }
-
-    public boolean freed()
-    {
-        return freed;
-    }
-
-    void markFreed()
-    {
-        freed = true;
     }
 }

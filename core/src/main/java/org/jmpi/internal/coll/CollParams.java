@@ -2,11 +2,9 @@ package org.jmpi.internal.coll;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
-import org.jmpi.internal.runtime.RankContext;
 import org.jmpi.spi.ParamSpec;
 import org.jmpi.spi.Params;
 
@@ -49,7 +47,6 @@ public final class CollParams
         ALLGATHER_ALGORITHM, ALLTOALL_ALGORITHM, ALLTOALL_SHORT, REDUCE_SCATTER_ALGORITHM, CHECK,
         PERSISTENT_SCHEDULE, PERSISTENT_CALIBRATION);
 
-    private static final Params PROCESS = new Params(Map.of());
 
     final String bcastAlgorithm;
     final long bcastShort;
@@ -78,14 +75,10 @@ public final class CollParams
         check = p.getBoolean(CHECK);
     }
 
-    /**
-     * The parameters as the calling rank sees them: its in-JVM job's, else the process's (system properties,
-     * environment).
-     */
-    static CollParams current()
+    /** The collective parameters of {@code p} (a rank's job parameters). */
+    static CollParams of(final Params p)
     {
-        final RankContext context = RankContext.current();
-        return new CollParams(context != null ? context.job().params() : PROCESS);
+        return new CollParams(p);
     }
 
     private static String choice(final Params p, final ParamSpec spec, final String... allowed)

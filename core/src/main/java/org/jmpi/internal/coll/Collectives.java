@@ -101,12 +101,12 @@ public final class Collectives
     static DirectPersistent.Mode directMode(final CommState c, final String call, final long bytes, final boolean commutative)
     {
         final CollParams p = CollContext.of(c).params;
-        if (p.persistentSchedule.equals("p2p") || !DirectPersistent.sharedHeap())
+        if (p.persistentSchedule.equals("p2p") || !DirectPersistent.sharedHeap(c))
         {
             return null;
         }
         final String chosen = p.persistentSchedule.equals("auto") ? PersistentCostModel.choose(call, c.size(), bytes, commutative,
-            PersistentCostModel.calibration(p.persistentCalibration, c.size(), c.engine().idleSpec())) : p.persistentSchedule;
+            PersistentCostModel.calibration(c.services().jobShared(), p.persistentCalibration, c.size(), c.engine().idleSpec())) : p.persistentSchedule;
         return chosen.equals("put") ? DirectPersistent.Mode.PUT : DirectPersistent.Mode.GET;
     }
 
@@ -138,7 +138,7 @@ public final class Collectives
     private static CollContext context(final CommState c, final String call)
     {
         final CollContext cc = CollContext.of(c);
-        if (cc.freed())
+        if (c.freed())
         {
             throw new MpiException(ErrorClass.ERR_COMM, call + ": communicator " + c.name() + " was freed");
         }

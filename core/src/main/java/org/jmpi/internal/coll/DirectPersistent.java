@@ -2,7 +2,7 @@ package org.jmpi.internal.coll;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -19,7 +19,6 @@ import org.jmpi.internal.engine.ProgressEngine;
 import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.Protocol;
 import org.jmpi.internal.pt2pt.RequestImpl;
-import org.jmpi.internal.runtime.RankContext;
 
 /**
  * Put-based and get-based persistent collectives for communicators whose ranks all share this JVM's heap
@@ -135,7 +134,7 @@ final class DirectPersistent
         this.call = call;
         this.mode = mode;
         this.me = me;
-        final ConcurrentHashMap<String, Object> shared = RankContext.current().job().shared();
+        final ConcurrentMap<String, Object> shared = comm.services().jobShared();
         final String key = "coll.direct." + comm.collContextId() + "." + comm.worldRank(0) + "." + tag;
         this.board = (Board)shared.computeIfAbsent(key, k -> new Board(comm.size()));
         board.members.set(comm.rank(), me);
@@ -145,10 +144,10 @@ final class DirectPersistent
         }
     }
 
-    /** True when every rank of every communicator of this job shares this heap (ranks as threads of a {@link org.jmpi.internal.runtime.LocalJob}). */
-    static boolean sharedHeap()
+    /** True when every rank of {@code c} shares this heap (ranks as threads of one in-JVM job): the rank's services say, whichever thread asks. */
+    static boolean sharedHeap(final CommState c)
     {
-        return RankContext.current() != null;
+        return c.services().sharedHeap();
     }
 
     Mode mode()

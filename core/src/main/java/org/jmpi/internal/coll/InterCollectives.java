@@ -705,7 +705,7 @@ public final class InterCollectives
     private static Plan plan(final Groups g, final String call, final int kind, final Schedule body)
     {
         final CollContext cc = CollContext.of(g.union());
-        if (cc.freed())
+        if (g.union().freed())
         {
             throw new MpiException(ErrorClass.ERR_COMM, call + ": intercommunicator was freed");
         }

@@ -15,7 +15,6 @@ import org.jmpi.Datatype;
 import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.datatype.Convertor;
 import org.jmpi.internal.engine.ProgressEngine;
-import org.jmpi.internal.runtime.RankContext;
 
 /**
  * The cost model that chooses between the put-based and the get-based persistent schedules
@@ -120,24 +119,24 @@ public final class PersistentCostModel
     {
     }
 
-    /** As {@link #calibration(String, int, ProgressEngine.IdleSpec)} with the default idle tuning (benchmarks, outside a job). */
+    /** As {@link #calibration(Map, String, int, ProgressEngine.IdleSpec)} with the default idle tuning (benchmarks, outside a job). */
     public static Calibration calibration(final String file, final int ranks)
     {
-        return calibration(file, ranks, DEFAULT_IDLE);
+        return calibration(null, file, ranks, DEFAULT_IDLE);
     }
 
     /**
-     * The calibration for {@code ranks} ranks whose engines idle with {@code idle}: the calling rank's job's
-     * (measured or loaded once per job and rank count); outside an in-JVM job measured afresh (or loaded).
+     * The calibration for {@code ranks} ranks whose engines idle with {@code idle}: the job's (measured or loaded
+     * once per job and rank count, kept in {@code shared}, the in-JVM job's shared structures); with a null
+     * {@code shared} measured afresh (or loaded).
      */
-    public static Calibration calibration(final String file, final int ranks, final ProgressEngine.IdleSpec idle)
+    public static Calibration calibration(final Map<String, Object> shared, final String file, final int ranks,
+        final ProgressEngine.IdleSpec idle)
     {
-        final RankContext context = RankContext.current();
-        if (context == null)
+        if (shared == null)
         {
             return loadOrMeasure(file, ranks, idle);
         }
-        final Map<String, Object> shared = context.job().shared();
         final Calibration copies = (Calibration)shared.computeIfAbsent(SHARED_KEY + "copies", k -> loadOrMeasure(file, 0, idle));
         final Double sync = (Double)shared.computeIfAbsent(SHARED_KEY + "sync." + ranks, k -> loadOrMeasure(file, ranks, idle).syncNs());
         return new Calibration(ranks, sync, copies.putFixedNs(), copies.putPerByteNs(), copies.getFixedNs(), copies.getPerByteNs());

@@ -3,7 +3,6 @@ package org.jmpi.internal.comm;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.WeakHashMap;
 
 import org.jmpi.Comm;
 import org.jmpi.ErrorClass;
@@ -13,13 +12,13 @@ import org.jmpi.MpiException;
 import org.jmpi.internal.pt2pt.CommState;
 
 /**
- * Attributes and info hints cached on communicators, kept beside (not in) the core's {@link CommState}.
+ * Attributes and info hints cached on a communicator, kept in its {@link CommState} (a slot).
  *
  * <p>Threading: synchronised; callbacks run outside the lock, on the calling thread.
  */
 public final class Attributes
 {
-    private static final Map<CommState, Attributes> ALL = new WeakHashMap<>();
+    private static final CommState.Slot<Attributes> SLOT = CommState.slot(c -> new Attributes());
 
     private final LinkedHashMap<Keyval, Object> values = new LinkedHashMap<>();
     private Info info = new Info();
@@ -30,10 +29,7 @@ public final class Attributes
 
     public static Attributes of(final CommState c)
     {
-        synchronized (ALL)
-        {
-            return ALL.computeIfAbsent(c, k -> new Attributes());
-        }
+        return c.get(SLOT);
     }
 
     /** MPI_Comm_set_attr: replaces (calling the delete callback on the old value). */
@@ -103,8 +99,8 @@ public final class Attributes
         key.deleteFunction().delete(comm, key, old);
     }
 
-    /** On dup: each value through its copy callback onto {@code target}. */
-    public void copyTo(final Comm from, final Comm target)
+    /** On dup: each value through its copy callback onto {@code target}, whose attributes are {@code to}. */
+    public void copyTo(final Comm from, final Comm target, final Attributes to)
     {
         final ArrayList<Map.Entry<Keyval, Object>> entries;
         final Info hints;
@@ -113,7 +109,6 @@ public final class Attributes
             entries = new ArrayList<>(values.entrySet());
             hints = info.dup();
         }
-        final Attributes to = of(target.state());
         for (final Map.Entry<Keyval, Object> e : entries)
         {
             final Object copy = e.getKey().copyFunction().copy(from, e.getKey(), e.getValue());

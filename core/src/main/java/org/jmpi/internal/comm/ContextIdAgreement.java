@@ -2,6 +2,7 @@ package org.jmpi.internal.comm;
 
 import java.util.function.IntToLongFunction;
 
+import org.jmpi.internal.rank.ContextIdPool;
 import org.jmpi.Comm;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;

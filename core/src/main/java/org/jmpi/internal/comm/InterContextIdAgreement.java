@@ -1,5 +1,6 @@
 package org.jmpi.internal.comm;
 
+import org.jmpi.internal.rank.ContextIdPool;
 import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;

@@ -61,6 +61,7 @@ public class PersistentRequestImpl implements Request, Waitable
     @Override
     public Status await()
     {
+        checkNotFreed("await");
         if (current == null || !current.active())
         {
             return lastStatus;
@@ -73,6 +74,7 @@ public class PersistentRequestImpl implements Request, Waitable
     @Override
     public boolean test()
     {
+        checkNotFreed("test");
         if (current == null || !current.active())
         {
             return true;
@@ -111,7 +113,17 @@ public class PersistentRequestImpl implements Request, Waitable
     @Override
     public void free()
     {
+        checkNotFreed("free");
         freed = true;
+    }
+
+    /** ERR_REQUEST (through the error handler) when the request was freed. */
+    private void checkNotFreed(final String call)
+    {
+        if (freed)
+        {
+            throw errors.handle(new MpiException(ErrorClass.ERR_REQUEST, call + ": the persistent request was freed"));
+        }
     }
 
     @Override

@@ -24,6 +24,9 @@ public final class PointToPoint
     /** The largest tag (MPI_TAG_UB); tags are 0..TAG_UB. */
     public static final int TAG_UB = (1 << 30) - 1;
 
+    /** What a null buffer with count 0 stands for (MPI and Open MPI's Java API allow it): an empty buffer. */
+    private static final java.nio.ByteBuffer EMPTY = java.nio.ByteBuffer.allocate(0);
+
     private PointToPoint()
     {
     }
@@ -46,7 +49,7 @@ public final class PointToPoint
         final CommState c,
         final int contextId,
         final Object buf,
-        final int offset,
+        final int givenOffset,
         final int count,
         final Datatype type,
         final int dest,
@@ -54,7 +57,9 @@ public final class PointToPoint
         final SendMode mode)
     {
         final String op = opName(mode);
-        final BufferView view = checkSend(op, c, buf, offset, count, type, dest, tag);
+        final boolean empty = buf == null && count == 0;
+        final int offset = empty ? 0 : givenOffset;
+        final BufferView view = checkSend(op, c, empty ? EMPTY : buf, offset, count, type, dest, tag);
         if (dest == Comm.PROC_NULL)
         {
             Convertor.create(view, offset, count, type);
@@ -119,7 +124,8 @@ public final class PointToPoint
         final int source,
         final int tag)
     {
-        final RecvRequestImpl r = newRecv(c, contextId, "recv", buf, offset, count, type, source, tag);
+        final boolean empty = buf == null && count == 0;
+        final RecvRequestImpl r = newRecv(c, contextId, "recv", empty ? EMPTY : buf, empty ? 0 : offset, count, type, source, tag);
         if (r == null)
         {
             return procNullRecv(c);

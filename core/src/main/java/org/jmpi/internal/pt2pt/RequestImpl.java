@@ -25,6 +25,7 @@ public abstract class RequestImpl implements Request, Waitable
     private MpiException failure;
     private boolean failureReported;
     private boolean consumed;
+    private volatile boolean freed;
 
     protected RequestImpl(final ProgressEngine engine, final ErrorSink errors)
     {
@@ -86,6 +87,7 @@ public abstract class RequestImpl implements Request, Waitable
     @Override
     public Status await()
     {
+        checkNotFreed("await");
         if (!done)
         {
             waiter = Thread.currentThread();
@@ -104,6 +106,7 @@ public abstract class RequestImpl implements Request, Waitable
     @Override
     public boolean test()
     {
+        checkNotFreed("test");
         if (!done)
         {
             engine.pollOnce();
@@ -141,10 +144,22 @@ public abstract class RequestImpl implements Request, Waitable
         return status;
     }
 
+    /** The operation completes unobserved; nothing holds resources on the caller's behalf. A second free is ERR_REQUEST. */
     @Override
     public void free()
     {
-        // The operation completes unobserved; nothing holds resources on the caller's behalf.
+        checkNotFreed("free");
+        freed = true;
+        consumed = true;
+    }
+
+    /** ERR_REQUEST (through the error handler) when the request was freed: its handle is MPI_REQUEST_NULL now. */
+    protected final void checkNotFreed(final String call)
+    {
+        if (freed)
+        {
+            throw errors.handle(new MpiException(ErrorClass.ERR_REQUEST, call + ": the request was freed"));
+        }
     }
 
     @Override
@@ -156,6 +171,7 @@ public abstract class RequestImpl implements Request, Waitable
     @Override
     public void start()
     {
+        checkNotFreed("start");
         throw errors.handle(new MpiException(ErrorClass.ERR_REQUEST, "start: request is not persistent"));
     }
 }

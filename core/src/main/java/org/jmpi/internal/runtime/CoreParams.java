@@ -43,11 +43,14 @@ public final class CoreParams
     public static final ParamSpec JVM_ISOLATE = new ParamSpec("jmpi.jvm.isolate", "false", "boolean",
         "Ranks that are threads of one JVM present themselves as JVMs of their own, so node-level transports " +
         "(shm) carry their traffic; for testing those transports with ranks as threads.");
+    public static final ParamSpec FINALIZE_WAIT = new ParamSpec("jmpi.finalize.wait", "1000", "ms",
+        "How long finalize waits for the other ranks before it returns and leaves the rest to a closing thread (a " +
+        "failing rank's exception then leaves main and ends the job).");
 
     public static final List<ParamSpec> ALL = List.of(
         EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW,
         IDLE_SPINS, IDLE_YIELDS, IDLE_SPIN_BURST, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT,
-        TRANSPORTS, JVM_ISOLATE);
+        TRANSPORTS, JVM_ISOLATE, FINALIZE_WAIT);
 
     private CoreParams()
     {

@@ -12,6 +12,7 @@ import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.FrameDescriptor;
 import org.jmpi.internal.pt2pt.PointToPoint;
 import org.jmpi.internal.pt2pt.Protocol;
+import org.jmpi.internal.rank.RankServices;
 import org.jmpi.spi.Bootstrap;
 import org.jmpi.spi.Params;
 import org.jmpi.spi.Transport;
@@ -67,6 +68,7 @@ public final class RankRuntime
     private final Protocol protocol;
     private final ProgressEngine engine;
     private final BsendBuffer bsendBuffer = new BsendBuffer();
+    private final RankServices services;
     private final CommState world;
     private final CommState self;
     private final long initTimeoutNs;
@@ -161,13 +163,18 @@ public final class RankRuntime
         }
         waker.engine = engine;
         engine.start();
+        if (rankContext == null && !(bootstrap instanceof SingletonBootstrap))
+        {
+            abortOnUncaughtException(mainThread);
+        }
 
         final CommState.Aborter aborter = this::abort;
-        final org.jmpi.internal.comm.ContextIdPool contextIds = new org.jmpi.internal.comm.ContextIdPool(FIRST_FREE_CONTEXT);
-        world = new CommState(protocol, bsendBuffer, aborter, WORLD_CONTEXT, WORLD_CONTEXT + 1, rank,
-            IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_ARE_FATAL, "WORLD", contextIds);
-        self = new CommState(protocol, bsendBuffer, aborter, SELF_CONTEXT, SELF_CONTEXT + 1, 0,
-            new int[] {rank}, ErrorHandler.ERRORS_ARE_FATAL, "SELF", contextIds);
+        services = new RankServices(rank, params, rankContext != null ? rankContext.job().shared() : null, processorName,
+            FIRST_FREE_CONTEXT);
+        world = new CommState(protocol, bsendBuffer, aborter, services, WORLD_CONTEXT, WORLD_CONTEXT + 1, rank,
+            IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_ARE_FATAL, "WORLD");
+        self = new CommState(protocol, bsendBuffer, aborter, services, SELF_CONTEXT, SELF_CONTEXT + 1, 0,
+            new int[] {rank}, ErrorHandler.ERRORS_ARE_FATAL, "SELF");
         bootstrap.fence(initTimeoutNs);
     }
 
@@ -203,6 +210,12 @@ public final class RankRuntime
     public CommState self()
     {
         return self;
+    }
+
+    /** What this rank's communicators share. */
+    public RankServices services()
+    {
+        return services;
     }
 
     public int rank()
@@ -253,22 +266,90 @@ public final class RankRuntime
     }
 
     /**
-     * Finalize: wait for buffered sends, barrier on world, drain the protocol's output, fence, then
-     * close the engine and transports.
+     * Finalize, completing locally so that a failing rank never hangs its job:
+     * <ol>
+     * <li>Mark the rank finalized (every later MPI call raises ERR_OTHER) and wait for its buffered sends.</li>
+     * <li>A closing thread runs the world barrier, drains the protocol's output, fences, and closes the engine
+     * and transports, as before.</li>
+     * <li>The caller waits for it at most {@link CoreParams#FINALIZE_WAIT}: in a job whose ranks all finalize
+     * it is done by then; otherwise finalize returns and the closing thread finishes once the others arrive
+     * (a non-daemon thread: the process stays until then). So a rank whose code threw inside
+     * {@code try (Mpi mpi = Mpi.init(args))}, while its peers wait for it in a collective, gets its exception out
+     * of {@code main}: as a process, the uncaught-exception handler installed at init prints it with the rank
+     * and aborts the job; as a thread, its {@link LocalJob} aborts the job.</li>
+     * </ol>
      */
     public void finish()
     {
+        services.markFinalized();
         engine.await(bsendBuffer::isEmpty);
-        PointToPoint.barrier(world);
-        drainOutput();
-        bootstrap.fence(initTimeoutNs);
-        engine.close();
-        for (final Transport t : transports)
+        final Thread closer = Thread.ofPlatform().name("jmpi-finalize-" + rank).daemon(false).start(this::closeWithPeers);
+        try
         {
-            t.close();
+            closer.join(Math.max(1, params.getLong(CoreParams.FINALIZE_WAIT)));
         }
-        bootstrap.put(BootstrapEnv.FINALIZED_KEY_PREFIX + rank, new byte[] {1});
-        bootstrap.close();
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The collective part of finalize, then the local teardown; the teardown runs even if the job aborted. */
+    private void closeWithPeers()
+    {
+        try
+        {
+            PointToPoint.barrier(world);
+            drainOutput();
+            bootstrap.fence(initTimeoutNs);
+        }
+        catch (final RuntimeException ex)
+        {
+            if (!(ex instanceof MpiException me && me.errorClass() == ErrorClass.ERR_PROC_ABORTED))
+            {
+                System.err.println("jmpi: rank " + rank + ": finalize could not meet the other ranks: " + ex);
+            }
+        }
+        finally
+        {
+            engine.close();
+            for (final Transport t : transports)
+            {
+                t.close();
+            }
+            try
+            {
+                bootstrap.put(BootstrapEnv.FINALIZED_KEY_PREFIX + rank, new byte[] {1});
+                bootstrap.close();
+            }
+            catch (final RuntimeException ex)
+            {
+                // the launcher is gone (the job was aborted): nothing left to tell it
+            }
+        }
+    }
+
+    /**
+     * For a rank that is a process: an exception escaping the thread that called init is printed with the rank
+     * and aborts the job (as Boost.MPI's environment does), instead of leaving the other ranks waiting for it.
+     */
+    private void abortOnUncaughtException(final Thread thread)
+    {
+        final Thread.UncaughtExceptionHandler previous = thread.getUncaughtExceptionHandler();
+        thread.setUncaughtExceptionHandler((t, ex) ->
+        {
+            System.err.println("jmpi: rank " + rank + ": uncaught exception in thread \"" + t.getName() + "\", aborting the job:");
+            ex.printStackTrace();
+            System.err.flush();
+            try
+            {
+                abort(1, "rank " + rank + " failed: " + ex, ex);
+            }
+            catch (final RuntimeException again)
+            {
+                previous.uncaughtException(t, ex);
+            }
+        });
     }
 
     /** Waits until no frame waits for room in a transport (bounded by the init timeout). */

@@ -1,7 +1,10 @@
 package org.jmpi.internal.comm;
 
+import org.jmpi.Intracomm;
+import org.jmpi.CommInternals;
 import java.util.Map;
 
+import org.jmpi.internal.rank.ContextIdPool;
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
 import org.jmpi.MpiException;
@@ -95,7 +98,7 @@ class ContextIdAgreementTest
     {
         Ranks.run(size, (mpi, world) ->
         {
-            final CommState w = world.state();
+            final CommState w = CommInternals.state(world);
             final ContextIdAgreement first = IdupRequest.start(w, c -> { });
             first.await();
             assertEquals(1, first.rounds());
@@ -117,8 +120,8 @@ class ContextIdAgreementTest
             final int[] max = new int[1];
             world.allreduce(ids, 0, max, 0, 1, Datatype.INT, Op.MAX);
             assertEquals(ids[0], max[0], "all ranks agreed the same id");
-            made[0].releaseContextIds();
-            made[0].releaseContextIds();
+            assertTrue(made[0].free());
+            assertFalse(made[0].free(), "a second free does nothing");
             assertFalse(pool.isUsed(pool.slot(second.contextId())));
         });
     }
@@ -128,11 +131,11 @@ class ContextIdAgreementTest
     {
         Ranks.run(2, ThreadLevel.SINGLE, Map.of(), (mpi, world) ->
         {
-            final Comm a = world.dup();
-            final Comm b = world.dup();
+            final Intracomm a = world.dup();
+            final Intracomm b = world.dup();
             // Rank 0 starts an idup on a, then dups b; rank 1 dups b first, joining a's idup only afterwards.
             final Comm[] box = new Comm[1];
-            final Comm fromB;
+            final Intracomm fromB;
             final Request idup;
             if (world.rank() == 0)
             {
@@ -146,8 +149,8 @@ class ContextIdAgreementTest
             }
             idup.await();
             assertNotNull(box[0]);
-            assertNotEquals(fromB.state().contextId(), box[0].state().contextId());
-            final int[] mine = {box[0].state().contextId(), fromB.state().contextId()};
+            assertNotEquals(CommInternals.state(fromB).contextId(), CommInternals.state(box[0]).contextId());
+            final int[] mine = {CommInternals.state(box[0]).contextId(), CommInternals.state(fromB).contextId()};
             final int[] max = new int[2];
             world.allreduce(mine, 0, max, 0, 2, Datatype.INT, Op.MAX);
             assertEquals(mine[0], max[0]);
@@ -160,7 +163,7 @@ class ContextIdAgreementTest
     {
         Ranks.run(2, (mpi, world) ->
         {
-            final ContextIdPool pool = world.state().contextIds();
+            final ContextIdPool pool = CommInternals.state(world).contextIds();
             // Rank 0 has the first window all used but one slot, rank 1 has that one slot used.
             final int spare = 100;
             for (int s = 0; s < ContextIdPool.WINDOW_SLOTS; s++)
@@ -170,7 +173,7 @@ class ContextIdAgreementTest
                     pool.commit(s);
                 }
             }
-            final CommState made = Communicators.dup(world.state());
+            final CommState made = Communicators.dup(CommInternals.state(world));
             assertTrue(pool.slot(made.contextId()) >= ContextIdPool.WINDOW_SLOTS, "agreed " + made.contextId());
             final int[] mine = {made.contextId()};
             final int[] max = new int[1];

@@ -1,5 +1,7 @@
 package org.jmpi.internal.comm;
 
+import org.jmpi.CommInternals;
+import org.jmpi.internal.rank.ContextIdPool;
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
 import org.jmpi.Intercomm;
@@ -33,19 +35,19 @@ class InterContextIdAgreementTest
             final int rank = world.rank();
             final boolean inA = rank % 2 == 0;
             final Comm half = world.split(inA ? 0 : 1, rank);
-            final ContextIdPool pool = world.state().contextIds();
+            final ContextIdPool pool = CommInternals.state(world).contextIds();
             final Comm onlyA = inA ? half.dup() : null;
             final int lastOfB = size % 2 == 0 ? size - 1 : size - 2;
             final int held = rank == lastOfB ? pool.holdLowest(0) : -1;
             final Intercomm inter = Intercomm.create(half, 0, world, inA ? 1 : 0, 5);
             final Comm merged = inter.merge(inA);
-            final int[] ids = inter.contextIds();
-            final int[] mine = {ids[0], ids[2], merged.state().contextId()};
+            final int[] ids = CommInternals.contextIds(inter);
+            final int[] mine = {ids[0], ids[2], CommInternals.state(merged).contextId()};
             for (final int id : mine)
             {
                 if (onlyA != null)
                 {
-                    assertFalse(id == onlyA.state().contextId(), "id " + id + " is used by a communicator of group A");
+                    assertFalse(id == CommInternals.state(onlyA).contextId(), "id " + id + " is used by a communicator of group A");
                 }
                 if (held >= 0)
                 {
@@ -78,7 +80,7 @@ class InterContextIdAgreementTest
             final int rank = world.rank();
             final boolean inA = rank % 2 == 0;
             final Comm half = world.split(inA ? 0 : 1, rank);
-            final ContextIdPool pool = world.state().contextIds();
+            final ContextIdPool pool = CommInternals.state(world).contextIds();
             final int spare = 100;
             for (int s = 0; s < ContextIdPool.WINDOW_SLOTS; s++)
             {
@@ -88,7 +90,7 @@ class InterContextIdAgreementTest
                 }
             }
             final Intercomm inter = Intercomm.create(half, 0, world, inA ? 1 : 0, 6);
-            final int[] ids = inter.contextIds();
+            final int[] ids = CommInternals.contextIds(inter);
             assertTrue(pool.slot(ids[0]) >= ContextIdPool.WINDOW_SLOTS, "agreed " + ids[0]);
             assertTrue(pool.slot(ids[2]) >= ContextIdPool.WINDOW_SLOTS, "agreed " + ids[2]);
             final int[] mine = {ids[0], ids[2]};

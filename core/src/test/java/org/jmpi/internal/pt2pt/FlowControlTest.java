@@ -1,5 +1,6 @@
 package org.jmpi.internal.pt2pt;
 
+import org.jmpi.CommInternals;
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
 import org.jmpi.Ranks;
@@ -39,7 +40,7 @@ class FlowControlTest
             else
             {
                 world.barrier();
-                final Protocol protocol = world.state().protocol();
+                final Protocol protocol = CommInternals.state(world).protocol();
                 long worst = 0;
                 for (int spin = 0; spin < 2000; spin++)
                 {

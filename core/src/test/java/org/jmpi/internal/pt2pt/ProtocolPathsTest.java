@@ -2,6 +2,7 @@ package org.jmpi.internal.pt2pt;
 
 import org.agrona.MutableDirectBuffer;
 import org.jmpi.Comm;
+import org.jmpi.CommInternals;
 import org.jmpi.Datatype;
 import org.jmpi.Ranks;
 import org.jmpi.Request;
@@ -52,7 +53,7 @@ class ProtocolPathsTest
         final String expected = axis.isBlank() || axis.equals("all") ? "jvm" : axis.split(",")[0].trim();
         Ranks.run(3, ThreadLevel.SINGLE, Map.of(), (mpi, world) ->
         {
-            final Protocol protocol = world.state().protocol();
+            final Protocol protocol = CommInternals.state(world).protocol();
             for (int r = 0; r < world.size(); r++)
             {
                 assertEquals(r == world.rank() ? "jvm" : expected, protocol.transportName(r), "route to rank " + r);
@@ -66,7 +67,7 @@ class ProtocolPathsTest
         final int frames = 500;
         Ranks.run(3, ThreadLevel.SINGLE, Map.of(), (mpi, world) ->
         {
-            final Protocol protocol = world.state().protocol();
+            final Protocol protocol = CommInternals.state(world).protocol();
             final ProgressEngine engine = protocol.engine();
             final AtomicIntegerArray next = new AtomicIntegerArray(world.size());
             final int[] failures = new int[1];
@@ -123,7 +124,7 @@ class ProtocolPathsTest
                 }
                 world.barrier();
                 Request.waitAll(sends);
-                final Protocol protocol = world.state().protocol();
+                final Protocol protocol = CommInternals.state(world).protocol();
                 final long peerCopies = protocol.rendezvousSent(FrameDescriptor.PATH_PEER_COPY);
                 assertEquals(tags.length, peerCopies + protocol.rendezvousSent(FrameDescriptor.PATH_FRAGMENTS));
                 assertEquals(protocol.hasPeerMemory(1) ? tags.length : 0, peerCopies, "messages copied through peer memory");
@@ -167,8 +168,8 @@ class ProtocolPathsTest
     {
         Ranks.run(2, ThreadLevel.SINGLE, Map.of(), (mpi, world) ->
         {
-            final Protocol protocol = world.state().protocol();
-            final int context = world.state().contextId();
+            final Protocol protocol = CommInternals.state(world).protocol();
+            final int context = CommInternals.state(world).contextId();
             final int[] one = {1};
             if (world.rank() == 1)
             {

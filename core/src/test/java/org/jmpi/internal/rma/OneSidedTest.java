@@ -1,5 +1,6 @@
 package org.jmpi.internal.rma;
 
+import org.jmpi.CommInternals;
 import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
@@ -51,7 +52,7 @@ class OneSidedTest
     {
         Ranks.run(size, ThreadLevel.SINGLE, Map.of(), (mpi, world) ->
         {
-            final Protocol protocol = world.state().protocol();
+            final Protocol protocol = CommInternals.state(world).protocol();
             final ProgressEngine engine = protocol.engine();
             final int rank = world.rank();
             final OneSided os = onEngine(engine, () -> new OneSided(protocol, rank));

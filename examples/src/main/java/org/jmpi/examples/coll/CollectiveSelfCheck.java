@@ -6,6 +6,7 @@ import java.util.Arrays;
 import org.jmpi.CartComm;
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
+import org.jmpi.Intracomm;
 import org.jmpi.Mpi;
 import org.jmpi.Op;
 import org.jmpi.Request;
@@ -160,7 +161,7 @@ public final class CollectiveSelfCheck
     {
         try (Mpi mpi = Mpi.init(args))
         {
-            final Comm world = mpi.world();
+            final Intracomm world = mpi.world();
             final int rank = world.rank();
             final int size = world.size();
             checkBarrier(world);
@@ -187,7 +188,7 @@ public final class CollectiveSelfCheck
                         + PERSISTENT_STARTS : "") + " OK");
                 }
             }
-            final Comm half = world.split(rank % 2, -rank);
+            final Intracomm half = world.split(rank % 2, -rank);
             final int[] hs = new int[1];
             half.allreduce(new int[] {1}, 0, hs, 0, 1, Datatype.INT, Op.SUM);
             check(hs[0] == (size + 1 - rank % 2) / 2, "split allreduce");
@@ -206,7 +207,7 @@ public final class CollectiveSelfCheck
      * Barrier: in each round one rank enters late, having watched for 20 ms that no message the others send once
      * they leave the barrier arrives before it entered.
      */
-    private static void checkBarrier(final Comm world)
+    private static void checkBarrier(final Intracomm world)
     {
         final int rank = world.rank();
         final int size = world.size();
@@ -238,7 +239,7 @@ public final class CollectiveSelfCheck
     }
 
     /** bcast, allreduce, reduce, allgather, alltoall, scan and four iallreduce in flight (roots vary with the count). */
-    private static void checkBasics(final Comm world, final int count)
+    private static void checkBasics(final Intracomm world, final int count)
     {
         final int rank = world.rank();
         final int size = world.size();
@@ -286,7 +287,7 @@ public final class CollectiveSelfCheck
     }
 
     /** Every IN_PLACE form: allreduce, reduce, scan, exscan, gather(v), scatter(v), allgather(v), alltoall(v), reduce_scatter(_block). */
-    private static void checkInPlace(final Comm world, final int count)
+    private static void checkInPlace(final Intracomm world, final int count)
     {
         final int rank = world.rank();
         final int size = world.size();
@@ -469,7 +470,7 @@ public final class CollectiveSelfCheck
     }
 
     /** gatherv, scatterv, allgatherv, alltoallv and alltoallw with zero counts and uneven, out-of-order displacements. */
-    private static void checkVectorVariants(final Comm world, final int count)
+    private static void checkVectorVariants(final Intracomm world, final int count)
     {
         final int rank = world.rank();
         final int size = world.size();
@@ -584,7 +585,7 @@ public final class CollectiveSelfCheck
     }
 
     /** reduce_scatter_block, reduce_scatter (zero counts), exscan, reduce_local, reduce to a non-zero root with MIN. */
-    private static void checkReductions(final Comm world, final int count)
+    private static void checkReductions(final Intracomm world, final int count)
     {
         final int rank = world.rank();
         final int size = world.size();
@@ -704,7 +705,7 @@ public final class CollectiveSelfCheck
     }
 
     /** The non-commutative op in reduce (non-zero root), allreduce, scan, exscan, reduce_scatter_block, reduce_local. */
-    private static void checkNonCommutative(final Comm world, final int count)
+    private static void checkNonCommutative(final Intracomm world, final int count)
     {
         final int rank = world.rank();
         final int size = world.size();
@@ -741,7 +742,7 @@ public final class CollectiveSelfCheck
     }
 
     /** bcast with a vector type on every rank, allgather from a vector type into contiguous blocks. */
-    private static void checkDerivedTypes(final Comm world, final int count)
+    private static void checkDerivedTypes(final Intracomm world, final int count)
     {
         if (count == 0)
         {
@@ -796,7 +797,7 @@ public final class CollectiveSelfCheck
      * ibarrier, ibcast, igather, iscatterv, iallgather, iallgatherv, ialltoall, ialltoallv, ireduce, iallreduce with
      * the non-commutative op, iscan, iexscan, ireduce_scatter_block and ireduce_scatter all in flight, completed in reverse order.
      */
-    private static void checkNonblocking(final Comm world, final int count)
+    private static void checkNonblocking(final Intracomm world, final int count)
     {
         final int rank = world.rank();
         final int size = world.size();
@@ -918,7 +919,7 @@ public final class CollectiveSelfCheck
     }
 
     /** bcastInit and allreduceInit, both in flight at every start, started 100 times with changing contents. */
-    private static void checkPersistent(final Comm world, final int count)
+    private static void checkPersistent(final Intracomm world, final int count)
     {
         final int rank = world.rank();
         final int size = world.size();

@@ -1,4 +1,4 @@
-package org.jmpi.internal.comm;
+package org.jmpi.internal.rank;
 
 import java.util.BitSet;
 
@@ -7,7 +7,7 @@ import org.jmpi.MpiException;
 
 /**
  * One rank's context ids: which are used by a live communicator of this rank, and which are held for a while
- * by an agreement in flight ({@link ContextIdAgreement}). Ids go in pairs (point-to-point, collective), one
+ * by an agreement in flight ({@code org.jmpi.internal.comm.ContextIdAgreement}). Ids go in pairs (point-to-point, collective), one
  * <em>slot</em> per pair: slot s is the ids {@code firstId + 2s} and {@code firstId + 2s + 1}.
  *
  * <p>A slot is <em>free</em> when it is neither used nor held. An agreement holds at most one slot at a time
@@ -27,6 +27,7 @@ public final class ContextIdPool
     private final int slotLimit;
     private final BitSet used = new BitSet();
     private final BitSet held = new BitSet();
+    private volatile Runnable onOffered;
 
     /**
      * A pool whose slot 0 starts at {@code firstId} (even: the ids below belong to WORLD and SELF).
@@ -63,22 +64,40 @@ public final class ContextIdPool
      * Writes the free slots of window {@code window} as a bit mask (bit b of word i: slot
      * {@code window * WINDOW_SLOTS + 64 i + b}) into {@code words[from .. from + WINDOW_WORDS)}.
      */
-    public synchronized void freeMask(final int window, final long[] words, final int from)
+    public void freeMask(final int window, final long[] words, final int from)
     {
-        final int start = window * WINDOW_SLOTS;
-        final BitSet taken = used.get(start, start + WINDOW_SLOTS);
-        taken.or(held.get(start, start + WINDOW_SLOTS));
-        final long[] bits = taken.toLongArray();
-        for (int i = 0; i < WINDOW_WORDS; i++)
+        synchronized (this)
         {
-            final int slot = start + i * Long.SIZE;
-            long free = ~(i < bits.length ? bits[i] : 0L);
-            if (slot + Long.SIZE > slotLimit)
+            final int start = window * WINDOW_SLOTS;
+            final BitSet taken = used.get(start, start + WINDOW_SLOTS);
+            taken.or(held.get(start, start + WINDOW_SLOTS));
+            final long[] bits = taken.toLongArray();
+            for (int i = 0; i < WINDOW_WORDS; i++)
             {
-                free &= slot >= slotLimit ? 0L : (1L << (slotLimit - slot)) - 1;
+                final int slot = start + i * Long.SIZE;
+                long free = ~(i < bits.length ? bits[i] : 0L);
+                if (slot + Long.SIZE > slotLimit)
+                {
+                    free &= slot >= slotLimit ? 0L : (1L << (slotLimit - slot)) - 1;
+                }
+                words[from + i] = free;
             }
-            words[from + i] = free;
         }
+        final Runnable hook = onOffered;
+        if (hook != null)
+        {
+            hook.run();
+        }
+    }
+
+    /**
+     * Runs after every {@link #freeMask}, outside the lock, before the caller sends the mask: the moment this
+     * rank offers its free ids for a new communicator (the registry reopens the contexts it closed, so a peer
+     * that picks one can never have its first frames dropped here). {@code null} for nothing.
+     */
+    public void onOffered(final Runnable hook)
+    {
+        this.onOffered = hook;
     }
 
     /** Holds the lowest free slot at or above {@code fromSlot} and returns it, or -1 if there is none. */
