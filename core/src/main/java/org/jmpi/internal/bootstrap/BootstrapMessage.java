@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 import static org.jmpi.internal.bootstrap.BootstrapProtocolDescriptor.*;
@@ -150,7 +152,8 @@ public record BootstrapMessage(short version, byte type, byte status, int rank, 
 
     /**
      * Decodes exactly one whole frame, FRAME_LENGTH included, from {@code bytes[offset, offset + length)}.
-     * Every length field is checked against the others, the buffer and {@code maxFrameLength} before use.
+     * Every length field is checked against the others, the buffer and {@code maxFrameLength} before use,
+     * and the key must be well-formed UTF-8; so a frame that decodes encodes back to the same bytes.
      *
      * @throws IOException when the bytes are not exactly one well-formed frame.
      */
@@ -176,7 +179,7 @@ public record BootstrapMessage(short version, byte type, byte status, int rank, 
             throw new IOException("bootstrap frame lengths inconsistent: bytes=" + length + ", frameLength=" + frameLength +
                 ", keyLength=" + keyLength + ", valueLength=" + valueLength);
         }
-        final String key = new String(bytes, offset + HEADER_LENGTH, keyLength, StandardCharsets.UTF_8);
+        final String key = decodeKey(bytes, offset + HEADER_LENGTH, keyLength);
         final byte[] value = new byte[valueLength];
         System.arraycopy(bytes, offset + HEADER_LENGTH + keyLength, value, 0, valueLength);
         return new BootstrapMessage(
@@ -188,6 +191,23 @@ public record BootstrapMessage(short version, byte type, byte status, int rank, 
             frame.getLong(TIMEOUT_NS_OFFSET),
             key,
             value);
+    }
+
+    /** A key must be well-formed UTF-8, so decoding and encoding again give the same bytes. */
+    private static String decodeKey(final byte[] bytes, final int offset, final int length) throws IOException
+    {
+        try
+        {
+            return StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes, offset, length))
+                .toString();
+        }
+        catch (final CharacterCodingException ex)
+        {
+            throw new IOException("bootstrap frame key is not well-formed UTF-8: keyLength=" + length, ex);
+        }
     }
 
     @Override
