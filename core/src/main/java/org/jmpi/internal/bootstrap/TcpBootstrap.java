@@ -9,7 +9,6 @@ import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
@@ -29,7 +28,8 @@ import static org.jmpi.internal.bootstrap.BootstrapProtocolDescriptor.*;
  * this object keeps (in memory only) to prove on every later connection ({@link #abort},
  * {@link #newConnection}). Connecting is retried with back-off until its deadline while the server
  * closes the connection before its challenge (its cap on connections not yet authenticated is full, for
- * example under a flood of hostile clients) or the port does not answer; a refusal is final.
+ * example under a flood of hostile clients); a refused connect (no launcher there) and a refused proof
+ * are final.
  *
  * <p>Threading: requests are serialised on this object; {@link #abort} may be called from any thread.
  */
@@ -69,7 +69,7 @@ public final class TcpBootstrap implements Bootstrap
     {
     }
 
-    /** The server closed or could not be reached before it challenged: worth another try. */
+    /** The server closed before it challenged (its cap was full): worth another try. */
     private static final class Unanswered extends IOException
     {
         Unanswered(final String message, final Throwable cause)
@@ -233,9 +233,9 @@ public final class TcpBootstrap implements Bootstrap
 
     /**
      * 1. Connect and run the handshake, proving {@code credential} of kind {@code credentialKind}.
-     * 2. When the server closed before its challenge or could not be reached, wait (20 ms doubling to
-     *    500 ms) and try again, until {@code timeoutNs} has passed since the first try.
-     * 3. A refusal or a protocol mismatch ends at once.
+     * 2. When the server closed before its challenge, wait (20 ms doubling to 500 ms) and try again,
+     *    until {@code timeoutNs} has passed since the first try.
+     * 3. Anything else (connect refused, proof refused, protocol mismatch, the deadline) ends at once.
      *
      * @param rankKeyOut when not null, receives the rank key the server handed over (ticket credential).
      */
@@ -263,7 +263,7 @@ public final class TcpBootstrap implements Bootstrap
                 socket.setSoTimeout(0);
                 return connection;
             }
-            catch (final ConnectException | Unanswered ex)
+            catch (final Unanswered ex)
             {
                 closeQuietly(socket);
                 final long leftNs = deadlineNs - System.nanoTime();
