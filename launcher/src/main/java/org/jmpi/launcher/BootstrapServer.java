@@ -3,6 +3,9 @@ package org.jmpi.launcher;
 import org.jmpi.internal.bootstrap.BootstrapAuth;
 import org.jmpi.internal.bootstrap.BootstrapEnv;
 import org.jmpi.internal.bootstrap.BootstrapMessage;
+import org.jmpi.internal.bootstrap.BootstrapParams;
+import org.jmpi.internal.bootstrap.HandshakeFrameDecoder;
+import org.jmpi.spi.Params;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -12,62 +15,177 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.SocketException;
+import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 import static org.jmpi.internal.bootstrap.BootstrapProtocolDescriptor.*;
 
 /**
- * The bootstrap service of a job on this node: a key/value store, a fence and abort, served over
- * loopback TCP to ranks that prove the job's secret (wire format: {@code BootstrapProtocolDescriptor}).
- * One platform thread accepts; one daemon thread serves each connection (jobs have at most a few
- * hundred ranks, so a thread each is simpler than a selector and just as good).
+ * The bootstrap service of a job: a key/value store, a fence and abort, served over TCP to ranks that
+ * prove a credential of the job (wire format and conversation: {@code BootstrapProtocolDescriptor};
+ * threat model: docs/security.md). Bound to the address of its {@link Config} (loopback for jmpirun).
  *
- * <p>Threading: the store and fence state are guarded by this object's monitor; waiting gets and
+ * <p>Before authentication a client costs a bounded amount and no thread: one selector thread accepts
+ * and runs every handshake, non-blocking, in a fixed buffer per connection sized for the largest valid
+ * HELLO (a longer announced frame is refused on its length field); a handshake must complete within
+ * {@link Config#handshakeTimeoutNs} of accept; at most {@link Config#maxUnauthenticated} handshakes run
+ * at once, further connections are closed at accept; every refusal says only "refused"; what was turned
+ * away is reported through {@link RefusalLog}. Accept errors (EMFILE and the like) pause accepting with
+ * back-off (10 ms doubling to 1 s) and are reported; the selector loop survives every error. An
+ * authenticated connection gets its own platform thread for blocking requests (at most
+ * {@link #MAX_CONNECTIONS_PER_RANK} per rank, so at most that many times the job size).
+ *
+ * <p>Credentials: each rank has a single-use ticket (in its environment) and a rank key, handed over
+ * wrapped on the connection that spends the ticket (see {@code BootstrapAuth}).
+ *
+ * <p>Threading: the selector thread owns the handshakes, the tickets' spent flags and the
+ * {@link RefusalLog}; the store and fence state are guarded by this object's monitor; waiting gets and
  * fences wait on it and are woken by puts, fence arrivals, failures and {@link #close()}.
  */
 public final class BootstrapServer implements BootstrapService
 {
-    private static final int HANDSHAKE_TIMEOUT_MS = 10_000;
+    /** Authenticated connections one rank may hold at once (its main one, abort, a few more). */
+    static final int MAX_CONNECTIONS_PER_RANK = 8;
+    private static final int ACCEPTS_PER_WAKEUP = 64;
+    private static final long ACCEPT_BACKOFF_MIN_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long ACCEPT_BACKOFF_MAX_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final byte[] REFUSED_FRAME = BootstrapMessage.failure(STATUS_AUTH_FAILED, REFUSED).encode();
+
+    /**
+     * How a server listens and how it bounds clients that have not authenticated.
+     *
+     * @param bindAddress where to listen (jmpirun: loopback)
+     * @param handshakeTimeoutNs from accept to the end of the handshake, for the whole handshake
+     * @param maxUnauthenticated handshakes in progress at once; further connections are closed at accept
+     * @param logIntervalNs at most one report of turned-away connections per this interval
+     */
+    public record Config(InetAddress bindAddress, long handshakeTimeoutNs, int maxUnauthenticated, long logIntervalNs)
+    {
+        public Config
+        {
+            if (bindAddress == null)
+            {
+                throw new IllegalArgumentException("bootstrap bind address must be given");
+            }
+            if (handshakeTimeoutNs <= 0)
+            {
+                throw new IllegalArgumentException(BootstrapParams.HANDSHAKE_TIMEOUT.name() + " must be positive: " +
+                    TimeUnit.NANOSECONDS.toMillis(handshakeTimeoutNs) + " ms");
+            }
+            if (maxUnauthenticated < 1)
+            {
+                throw new IllegalArgumentException(BootstrapParams.MAX_UNAUTHENTICATED.name() + " must be at least 1: " + maxUnauthenticated);
+            }
+            if (logIntervalNs < 0)
+            {
+                throw new IllegalArgumentException(BootstrapParams.LOG_INTERVAL.name() + " must not be negative: " +
+                    TimeUnit.NANOSECONDS.toMillis(logIntervalNs) + " ms");
+            }
+        }
+
+        /** On loopback, the limits from {@code params} ({@code BootstrapParams}). */
+        public static Config loopback(final Params params)
+        {
+            return new Config(InetAddress.getLoopbackAddress(),
+                TimeUnit.MILLISECONDS.toNanos(params.getLong(BootstrapParams.HANDSHAKE_TIMEOUT)),
+                params.getInt(BootstrapParams.MAX_UNAUTHENTICATED),
+                TimeUnit.MILLISECONDS.toNanos(params.getLong(BootstrapParams.LOG_INTERVAL)));
+        }
+
+        /** On loopback, the parameters' defaults (or system properties and environment variables). */
+        public static Config loopbackDefaults()
+        {
+            return loopback(new Params(Map.of()));
+        }
+    }
 
     private final int size;
     private final String jobId;
-    private final byte[] secret;
+    private final byte[][] tickets;
+    private final byte[][] rankKeys;
+    private final BitSet ticketsSpent = new BitSet();
+    private final byte[] decoyKey = BootstrapAuth.newSecret();
     private final Listener listener;
-    private final ServerSocket serverSocket;
-    private final Thread acceptor;
-    private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
+    private final Config config;
+    private final ServerSocketChannel serverChannel;
+    private final Selector selector;
+    private final SelectionKey acceptKey;
+    private final RefusalLog refusals;
+    private final Thread selectorThread;
+    private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
+    private final List<Handshake> authenticated = new ArrayList<>();
+    private final AtomicIntegerArray connectionsPerRank;
+    private final Set<SocketChannel> connections = ConcurrentHashMap.newKeySet();
     private final Map<String, byte[]> store = new HashMap<>();
     private final BitSet fenceArrived = new BitSet();
+    private int unauthenticated;
+    private long acceptBackoffNs = ACCEPT_BACKOFF_MIN_NS;
+    private long acceptResumeNs;
+    private boolean acceptPaused;
+    private volatile boolean stopping;
     private long fenceGeneration;
     private String failure;
     private boolean closed;
 
-    private BootstrapServer(final int size, final String jobId, final byte[] secret, final Listener listener,
-        final ServerSocket serverSocket)
+    private BootstrapServer(final int size, final String jobId, final Listener listener, final Config config,
+        final Consumer<String> log, final ServerSocketChannel serverChannel, final Selector selector) throws IOException
     {
         this.size = size;
         this.jobId = jobId;
-        this.secret = secret;
         this.listener = listener;
-        this.serverSocket = serverSocket;
-        this.acceptor = Thread.ofPlatform().daemon().name("jmpirun-bootstrap-accept").unstarted(this::acceptLoop);
+        this.config = config;
+        this.serverChannel = serverChannel;
+        this.selector = selector;
+        this.tickets = new byte[size][];
+        this.rankKeys = new byte[size][];
+        for (int rank = 0; rank < size; rank++)
+        {
+            tickets[rank] = BootstrapAuth.newSecret();
+            rankKeys[rank] = BootstrapAuth.newSecret();
+        }
+        this.connectionsPerRank = new AtomicIntegerArray(size);
+        this.refusals = new RefusalLog(config.logIntervalNs(), log);
+        this.acceptKey = serverChannel.register(selector, SelectionKey.OP_ACCEPT);
+        this.selectorThread = Thread.ofPlatform().daemon().name("jmpirun-bootstrap").unstarted(this::selectLoop);
     }
 
     /**
-     * Starts a server for a job of {@code size} ranks on an ephemeral loopback port, with a fresh random
-     * secret.
+     * Starts a server for a job of {@code size} ranks on an ephemeral loopback port with the default
+     * limits, reporting turned-away connections on stderr.
      *
      * @throws UncheckedIOException when no loopback port can be bound.
      */
     public static BootstrapServer start(final int size, final String jobId, final Listener listener)
+    {
+        return start(size, jobId, listener, Config.loopbackDefaults(), System.err::println);
+    }
+
+    /**
+     * Starts a server for a job of {@code size} ranks on an ephemeral port of {@code config}'s address,
+     * with fresh random credentials; {@code log} receives the launcher's reports (one line each).
+     *
+     * @throws UncheckedIOException when the address cannot be bound.
+     */
+    public static BootstrapServer start(final int size, final String jobId, final Listener listener, final Config config,
+        final Consumer<String> log)
     {
         if (size < 1)
         {
@@ -77,30 +195,44 @@ public final class BootstrapServer implements BootstrapService
         {
             throw new IllegalArgumentException("job id must match " + BootstrapEnv.JOB_ID_PATTERN.pattern() + ": " + jobId);
         }
+        ServerSocketChannel channel = null;
+        Selector selector = null;
         try
         {
-            final ServerSocket socket = new ServerSocket();
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), Math.max(50, size));
-            final BootstrapServer server = new BootstrapServer(size, jobId, BootstrapAuth.newSecret(), listener, socket);
-            server.acceptor.start();
+            channel = ServerSocketChannel.open();
+            channel.bind(new InetSocketAddress(config.bindAddress(), 0), Math.max(128, size));
+            channel.configureBlocking(false);
+            selector = Selector.open();
+            final BootstrapServer server = new BootstrapServer(size, jobId, listener, config, log, channel, selector);
+            server.selectorThread.start();
             return server;
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("jmpirun: cannot bind the bootstrap service on loopback: " + ex.getMessage(), ex);
+            closeQuietly(channel);
+            closeQuietly(selector);
+            throw new UncheckedIOException("jmpirun: cannot bind the bootstrap service on " + config.bindAddress().getHostAddress() +
+                ": " + ex.getMessage(), ex);
         }
     }
 
     /** Where ranks connect. */
     public InetSocketAddress address()
     {
-        return (InetSocketAddress)serverSocket.getLocalSocketAddress();
+        try
+        {
+            return (InetSocketAddress)serverChannel.getLocalAddress();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("bootstrap server closed", ex);
+        }
     }
 
-    /** The job's secret; for tests that connect as a rank. */
-    byte[] secret()
+    /** Rank {@code rank}'s single-use ticket; for tests that connect as a rank. */
+    byte[] ticket(final int rank)
     {
-        return secret.clone();
+        return tickets[rank].clone();
     }
 
     @Override
@@ -122,7 +254,7 @@ public final class BootstrapServer implements BootstrapService
             BootstrapEnv.SIZE_ENV_NAME, Integer.toString(size),
             BootstrapEnv.JOB_ID_ENV_NAME, jobId,
             BootstrapEnv.BOOTSTRAP_ENV_NAME, address.getAddress().getHostAddress() + ":" + address.getPort(),
-            BootstrapEnv.SECRET_ENV_NAME, BootstrapAuth.encodeSecret(secret),
+            BootstrapEnv.TICKET_ENV_NAME, BootstrapAuth.encodeSecret(tickets[rank]),
             BootstrapEnv.LAUNCHER_PID_ENV_NAME, Long.toString(ProcessHandle.current().pid()));
     }
 
@@ -169,47 +301,257 @@ public final class BootstrapServer implements BootstrapService
             closed = true;
             fail("the launcher is stopping the job");
         }
-        closeQuietly(serverSocket);
+        stopping = true;
+        closeQuietly(serverChannel);
+        selector.wakeup();
         connections.forEach(BootstrapServer::closeQuietly);
-    }
-
-    private void acceptLoop()
-    {
-        while (!serverSocket.isClosed())
+        try
         {
-            final Socket socket;
-            try
-            {
-                socket = serverSocket.accept();
-            }
-            catch (final IOException ex)
-            {
-                return;
-            }
-            connections.add(socket);
-            if (serverSocket.isClosed())
-            {
-                closeQuietly(socket);
-                return;
-            }
-            Thread.ofPlatform().daemon().name("jmpirun-bootstrap-conn").stackSize(256 * 1024).start(() -> serve(socket));
+            selectorThread.join(TimeUnit.SECONDS.toMillis(1));
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 
-    private void serve(final Socket socket)
+    /** The selector thread: runs until {@link #close()}, whatever goes wrong in a step. */
+    private void selectLoop()
     {
-        try (socket)
+        long errorBackoffNs = ACCEPT_BACKOFF_MIN_NS;
+        while (!stopping)
         {
-            socket.setTcpNoDelay(true);
-            socket.setSoTimeout(HANDSHAKE_TIMEOUT_MS);
-            final DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-            final OutputStream out = new BufferedOutputStream(socket.getOutputStream());
-            final int rank = handshake(in, out);
-            if (rank < 0)
+            try
+            {
+                step();
+                errorBackoffNs = ACCEPT_BACKOFF_MIN_NS;
+            }
+            catch (final Throwable ex)
+            {
+                if (stopping)
+                {
+                    break;
+                }
+                // Whatever it was (an I/O error of the selector, OutOfMemoryError elsewhere in the JVM), the
+                // service must go on: report it like a failed accept, back off, try again.
+                try
+                {
+                    refusals.acceptFailed("bootstrap selector: " + ex);
+                    refusals.poll(System.nanoTime());
+                }
+                catch (final Throwable ignored)
+                {
+                    // Reporting failed too (no memory); backing off is all that is left.
+                }
+                LockSupport.parkNanos(errorBackoffNs);
+                errorBackoffNs = Math.min(ACCEPT_BACKOFF_MAX_NS, errorBackoffNs * 2);
+            }
+        }
+        for (final Handshake handshake : handshakes)
+        {
+            closeQuietly(handshake.channel);
+        }
+        handshakes.clear();
+        closeQuietly(selector);
+        refusals.flush(System.nanoTime());
+    }
+
+    /**
+     * 1. Close handshakes past their deadline; resume accepting when a back-off has run out.
+     * 2. Report turned-away connections if due.
+     * 3. Wait for readiness until the earliest of: the next deadline, the end of the back-off, the next report.
+     * 4. Accept new connections; advance handshakes that can read or write.
+     * 5. Hand authenticated connections to their threads (their keys deregistered first).
+     */
+    private void step() throws IOException
+    {
+        final long nowNs = System.nanoTime();
+        long waitNs = expireHandshakes(nowNs);
+        if (acceptPaused)
+        {
+            if (nowNs - acceptResumeNs >= 0)
+            {
+                acceptPaused = false;
+                acceptKey.interestOps(SelectionKey.OP_ACCEPT);
+            }
+            else
+            {
+                waitNs = Math.min(waitNs, acceptResumeNs - nowNs);
+            }
+        }
+        waitNs = Math.min(waitNs, refusals.poll(nowNs));
+        if (waitNs == Long.MAX_VALUE)
+        {
+            selector.select();
+        }
+        else
+        {
+            selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNs + 999_999)));
+        }
+        final Iterator<SelectionKey> ready = selector.selectedKeys().iterator();
+        while (ready.hasNext())
+        {
+            final SelectionKey key = ready.next();
+            ready.remove();
+            if (key == acceptKey)
+            {
+                if (key.isValid())
+                {
+                    acceptReady();
+                }
+            }
+            else if (key.attachment() instanceof Handshake handshake)
+            {
+                handshake.onReady(key);
+            }
+        }
+        if (!authenticated.isEmpty())
+        {
+            selector.selectNow();
+            for (final Handshake handshake : authenticated)
+            {
+                handOff(handshake);
+            }
+            authenticated.clear();
+        }
+    }
+
+    /** Closes every handshake past its deadline; returns nanoseconds until the next deadline. */
+    private long expireHandshakes(final long nowNs)
+    {
+        while (!handshakes.isEmpty())
+        {
+            final Handshake first = handshakes.peekFirst();
+            if (first.done)
+            {
+                handshakes.pollFirst();
+                continue;
+            }
+            if (nowNs - first.deadlineNs < 0)
+            {
+                return first.deadlineNs - nowNs;
+            }
+            handshakes.pollFirst();
+            first.finish(RefusalLog.Kind.TIMED_OUT);
+        }
+        return Long.MAX_VALUE;
+    }
+
+    private void acceptReady()
+    {
+        for (int accepted = 0; accepted < ACCEPTS_PER_WAKEUP; accepted++)
+        {
+            final SocketChannel channel;
+            try
+            {
+                channel = serverChannel.accept();
+            }
+            catch (final IOException ex)
+            {
+                if (stopping)
+                {
+                    return;
+                }
+                refusals.acceptFailed(String.valueOf(ex.getMessage()));
+                acceptKey.interestOps(0);
+                acceptPaused = true;
+                acceptResumeNs = System.nanoTime() + acceptBackoffNs;
+                acceptBackoffNs = Math.min(ACCEPT_BACKOFF_MAX_NS, acceptBackoffNs * 2);
+                return;
+            }
+            if (channel == null)
             {
                 return;
             }
-            socket.setSoTimeout(0);
+            acceptBackoffNs = ACCEPT_BACKOFF_MIN_NS;
+            final String peer = peerAddress(channel);
+            if (unauthenticated >= config.maxUnauthenticated())
+            {
+                refusals.record(RefusalLog.Kind.OVER_CAP, peer);
+                closeQuietly(channel);
+                continue;
+            }
+            try
+            {
+                channel.configureBlocking(false);
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                final Handshake handshake = new Handshake(channel, peer, System.nanoTime() + config.handshakeTimeoutNs());
+                handshake.key = channel.register(selector, SelectionKey.OP_READ, handshake);
+                unauthenticated++;
+                handshakes.addLast(handshake);
+                handshake.write();
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                refusals.record(RefusalLog.Kind.CLOSED_EARLY, peer);
+                closeQuietly(channel);
+            }
+        }
+    }
+
+    /**
+     * Checks a complete HELLO. Every check runs whatever the earlier ones found (the proof is computed,
+     * with a decoy key if need be), and every failure gets the same answer, so a client learns nothing
+     * but "refused".
+     *
+     * @return the OK frame to send (with the wrapped rank key for a ticket), or null to refuse.
+     */
+    private byte[] verify(final BootstrapMessage hello, final byte[] nonce)
+    {
+        final int rank = hello.rank();
+        final boolean rankValid = rank >= 0 && rank < size;
+        final boolean ticket = hello.code() == CREDENTIAL_TICKET;
+        final byte[] key = !rankValid ? decoyKey : ticket ? tickets[rank] : rankKeys[rank];
+        final boolean proofValid = BootstrapAuth.verify(key, nonce, jobId, rank, hello.value());
+        boolean ok = proofValid & rankValid & hello.version() == VERSION & hello.type() == TYPE_HELLO &
+            jobId.equals(hello.key()) & (ticket || hello.code() == CREDENTIAL_RANK_KEY);
+        ok = ok && (ticket ? !ticketsSpent.get(rank) : true);
+        ok = ok && connectionsPerRank.get(rank) < MAX_CONNECTIONS_PER_RANK;
+        if (!ok)
+        {
+            return null;
+        }
+        connectionsPerRank.incrementAndGet(rank);
+        if (ticket)
+        {
+            ticketsSpent.set(rank);
+            return BootstrapMessage.response(STATUS_OK, BootstrapAuth.wrapRankKey(rankKeys[rank], tickets[rank], nonce, jobId, rank)).encode();
+        }
+        return BootstrapMessage.response(STATUS_OK, null).encode();
+    }
+
+    /** On the selector thread, after the connection's key is deregistered: start its thread. */
+    private void handOff(final Handshake handshake)
+    {
+        final SocketChannel channel = handshake.channel;
+        try
+        {
+            channel.configureBlocking(true);
+            connections.add(channel);
+            if (stopping)
+            {
+                throw new IOException("server closing");
+            }
+            Thread.ofPlatform().daemon().name("jmpirun-bootstrap-rank-" + handshake.rank).stackSize(256 * 1024)
+                .start(() -> serve(channel, handshake.rank, handshake.okFrame));
+        }
+        catch (final IOException | RuntimeException | OutOfMemoryError ex)
+        {
+            connections.remove(channel);
+            connectionsPerRank.decrementAndGet(handshake.rank);
+            closeQuietly(channel);
+        }
+    }
+
+    /** An authenticated connection, on its own thread: answer the handshake, then serve requests until close. */
+    private void serve(final SocketChannel channel, final int rank, final byte[] okFrame)
+    {
+        try (channel)
+        {
+            final DataInputStream in = new DataInputStream(new BufferedInputStream(channel.socket().getInputStream()));
+            final OutputStream out = new BufferedOutputStream(channel.socket().getOutputStream());
+            out.write(okFrame);
+            out.flush();
             while (true)
             {
                 final BootstrapMessage request = BootstrapMessage.readFrom(in);
@@ -226,7 +568,7 @@ public final class BootstrapServer implements BootstrapService
                 final BootstrapMessage response = switch (request.type())
                 {
                     case TYPE_PUT -> put(request);
-                    case TYPE_GET -> get(rank, request);
+                    case TYPE_GET -> get(request);
                     case TYPE_FENCE -> fence(rank, request.timeoutNs());
                     case TYPE_ABORT -> abort(rank, request);
                     case TYPE_CLOSE -> BootstrapMessage.response(STATUS_OK, null);
@@ -245,60 +587,9 @@ public final class BootstrapServer implements BootstrapService
         }
         finally
         {
-            connections.remove(socket);
+            connections.remove(channel);
+            connectionsPerRank.decrementAndGet(rank);
         }
-    }
-
-    /** The authenticated rank, or -1 after answering a failed handshake. */
-    private int handshake(final DataInputStream in, final OutputStream out) throws IOException
-    {
-        final byte[] nonce = BootstrapAuth.newNonce();
-        send(out, BootstrapMessage.request(TYPE_CHALLENGE, -1, 0, 0, "", nonce));
-        final BootstrapMessage hello;
-        try
-        {
-            hello = BootstrapMessage.readFrom(in);
-        }
-        catch (final IOException ex)
-        {
-            return -1;
-        }
-        if (hello == null)
-        {
-            return -1;
-        }
-        final String refusal;
-        if (hello.version() != VERSION)
-        {
-            refusal = "protocol version " + hello.version() + " not supported, expected " + VERSION;
-        }
-        else if (hello.type() != TYPE_HELLO)
-        {
-            refusal = "expected HELLO, got " + typeName(hello.type());
-        }
-        else if (!jobId.equals(hello.key()))
-        {
-            refusal = "wrong job id " + hello.key();
-        }
-        else if (hello.rank() < 0 || hello.rank() >= size)
-        {
-            refusal = "rank out of range: rank=" + hello.rank() + ", size=" + size;
-        }
-        else if (!BootstrapAuth.verify(secret, nonce, jobId, hello.rank(), hello.value()))
-        {
-            refusal = "wrong secret";
-        }
-        else
-        {
-            refusal = null;
-        }
-        if (refusal != null)
-        {
-            send(out, BootstrapMessage.failure(STATUS_AUTH_FAILED, refusal));
-            return -1;
-        }
-        send(out, BootstrapMessage.response(STATUS_OK, null));
-        return hello.rank();
     }
 
     private synchronized BootstrapMessage put(final BootstrapMessage request)
@@ -312,7 +603,7 @@ public final class BootstrapServer implements BootstrapService
         return BootstrapMessage.response(STATUS_OK, null);
     }
 
-    private synchronized BootstrapMessage get(final int rank, final BootstrapMessage request)
+    private synchronized BootstrapMessage get(final BootstrapMessage request)
     {
         final long deadlineNs = System.nanoTime() + clampTimeout(request.timeoutNs());
         byte[] value;
@@ -408,19 +699,161 @@ public final class BootstrapServer implements BootstrapService
         out.flush();
     }
 
+    private static String peerAddress(final SocketChannel channel)
+    {
+        try
+        {
+            final SocketAddress remote = channel.getRemoteAddress();
+            return remote instanceof InetSocketAddress inet ? inet.getAddress().getHostAddress() : String.valueOf(remote);
+        }
+        catch (final IOException ex)
+        {
+            return "unknown";
+        }
+    }
+
     private static void closeQuietly(final AutoCloseable closeable)
     {
+        if (closeable == null)
+        {
+            return;
+        }
         try
         {
             closeable.close();
         }
-        catch (final SocketException ex)
-        {
-            // Already closed.
-        }
         catch (final Exception ex)
         {
-            // Closing on shutdown: nothing to report.
+            // Closing a connection that is gone or a server that is stopping: nothing to report.
+        }
+    }
+
+    /**
+     * One connection between accept and the end of its handshake, on the selector thread: the challenge
+     * being written, the HELLO being gathered in a fixed buffer.
+     */
+    private final class Handshake
+    {
+        final SocketChannel channel;
+        final String peer;
+        final long deadlineNs;
+        final byte[] nonce = BootstrapAuth.newNonce();
+        final HandshakeFrameDecoder decoder = new HandshakeFrameDecoder();
+        final ByteBuffer out;
+        SelectionKey key;
+        boolean done;
+        int rank;
+        byte[] okFrame;
+
+        Handshake(final SocketChannel channel, final String peer, final long deadlineNs)
+        {
+            this.channel = channel;
+            this.peer = peer;
+            this.deadlineNs = deadlineNs;
+            this.out = ByteBuffer.wrap(BootstrapMessage.request(TYPE_CHALLENGE, -1, 0, 0, "", nonce).encode());
+        }
+
+        /** Writes what is left of the challenge; asks for writability while some is. */
+        void write() throws IOException
+        {
+            channel.write(out);
+            key.interestOps(out.hasRemaining() ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+        }
+
+        void onReady(final SelectionKey readyKey)
+        {
+            if (done)
+            {
+                return;
+            }
+            try
+            {
+                if (readyKey.isValid() && readyKey.isWritable() && out.hasRemaining())
+                {
+                    write();
+                }
+                if (!readyKey.isValid() || !readyKey.isReadable())
+                {
+                    return;
+                }
+                final ByteBuffer in = decoder.buffer();
+                final int read = in.hasRemaining() ? channel.read(in) : 0;
+                if (read < 0)
+                {
+                    finish(RefusalLog.Kind.CLOSED_EARLY);
+                    return;
+                }
+                switch (decoder.update())
+                {
+                    case INCOMPLETE ->
+                    {
+                    }
+                    case MALFORMED -> refuse();
+                    case COMPLETE -> complete();
+                }
+            }
+            catch (final IOException ex)
+            {
+                finish(RefusalLog.Kind.CLOSED_EARLY);
+            }
+        }
+
+        private void complete() throws IOException
+        {
+            final BootstrapMessage hello;
+            try
+            {
+                hello = decoder.message();
+            }
+            catch (final IOException ex)
+            {
+                refuse();
+                return;
+            }
+            if (out.hasRemaining())
+            {
+                // A HELLO before the whole challenge was sent cannot answer it.
+                refuse();
+                return;
+            }
+            final byte[] ok = verify(hello, nonce);
+            if (ok == null)
+            {
+                refuse();
+                return;
+            }
+            done = true;
+            unauthenticated--;
+            rank = hello.rank();
+            okFrame = ok;
+            key.cancel();
+            authenticated.add(this);
+        }
+
+        /** Answers "refused" if the socket takes it at once (never waits for that), and closes. */
+        private void refuse()
+        {
+            try
+            {
+                channel.write(ByteBuffer.wrap(REFUSED_FRAME));
+            }
+            catch (final IOException ex)
+            {
+                // Gone already; closing is all that is left.
+            }
+            finish(RefusalLog.Kind.REFUSED);
+        }
+
+        void finish(final RefusalLog.Kind why)
+        {
+            if (done)
+            {
+                return;
+            }
+            done = true;
+            unauthenticated--;
+            refusals.record(why, peer);
+            closeQuietly(channel);
         }
     }
 }

@@ -3,6 +3,7 @@ package org.jmpi.launcher;
 import org.jmpi.internal.bootstrap.BootstrapEnv;
 import org.jmpi.internal.runtime.ParamRegistry;
 import org.jmpi.spi.ParamSpec;
+import org.jmpi.spi.Params;
 
 import java.io.File;
 import java.io.FileDescriptor;
@@ -69,7 +70,8 @@ public final class JmpiRun
         }
         final int size = options.rankCount();
         return new ProcessJob(options, out, err, System.in, jmpiClassPath(),
-            listener -> BootstrapServer.start(size, BootstrapEnv.newJobId(), listener)).run();
+            listener -> BootstrapServer.start(size, BootstrapEnv.newJobId(), listener,
+                BootstrapServer.Config.loopback(new Params(options.params())), err::println)).run();
     }
 
     /** The class path of this JVM: the launcher jar and its runtime dependencies. */

@@ -99,7 +99,16 @@ final class ProcessJob
     /** Runs the job to its end and returns the launcher's exit code. */
     int run()
     {
-        bootstrap = bootstrapFactory.apply((rank, code, message) -> events.add(new Aborted(rank, code, message)));
+        try
+        {
+            bootstrap = bootstrapFactory.apply((rank, code, message) -> events.add(new Aborted(rank, code, message)));
+        }
+        catch (final RuntimeException ex)
+        {
+            // A malformed jmpi.bootstrap.* parameter, or no port to bind: nothing has started yet.
+            err.println("jmpirun: cannot start the bootstrap service: " + ex.getMessage());
+            return 1;
+        }
         final Thread hook = new Thread(this::onShutdown, "jmpirun-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try

@@ -163,24 +163,70 @@ class BootstrapServerTest
     }
 
     @Test
-    void shouldRejectWrongSecret()
+    void shouldRefuseWrongTicketWrongJobIdAndRankOutOfRangeAlikeSayingOnlyRefused()
     {
         final BootstrapServer server = server(2);
-        final MpiException ex = assertThrows(MpiException.class, () -> TcpBootstrap.connect(server.address(), 0, 2, server.jobId(),
-            BootstrapAuth.newSecret(), WAIT_NS));
-        assertTrue(ex.getMessage().contains("authentication failed") && ex.getMessage().contains("wrong secret"), ex.getMessage());
+        final List<MpiException> refusals = List.of(
+            assertThrows(MpiException.class, () -> TcpBootstrap.connect(server.address(), 0, 2, server.jobId(), BootstrapAuth.newSecret(), WAIT_NS)),
+            assertThrows(MpiException.class, () -> TcpBootstrap.connect(server.address(), 0, 2, "otherjob", server.ticket(0), WAIT_NS)),
+            assertThrows(MpiException.class, () -> TcpBootstrap.connect(server.address(), 2, 3, server.jobId(), server.ticket(1), WAIT_NS)),
+            assertThrows(MpiException.class, () -> TcpBootstrap.connect(server.address(), 1, 2, server.jobId(), server.ticket(0), WAIT_NS)));
+        for (final MpiException ex : refusals)
+        {
+            assertEquals(ErrorClass.ERR_OTHER, ex.errorClass());
+            assertTrue(ex.getMessage().contains("authentication failed") && ex.getMessage().contains(": refused"), ex.getMessage());
+            assertFalse(ex.getMessage().contains("size=2") || ex.getMessage().contains("wrong"), ex.getMessage());
+        }
+        connect(server, 0);
     }
 
     @Test
-    void shouldRejectWrongJobIdAndRankOutOfRange()
+    void shouldSpendTheTicketOnTheFirstConnectionSoAnInheritedCopyOpensNothing()
     {
         final BootstrapServer server = server(2);
-        final MpiException job = assertThrows(MpiException.class,
-            () -> TcpBootstrap.connect(server.address(), 0, 2, "otherjob", server.secret(), WAIT_NS));
-        assertTrue(job.getMessage().contains("wrong job id"), job.getMessage());
-        final MpiException rank = assertThrows(MpiException.class,
-            () -> TcpBootstrap.connect(server.address(), 2, 3, server.jobId(), server.secret(), WAIT_NS));
-        assertTrue(rank.getMessage().contains("rank out of range"), rank.getMessage());
+        final Map<String, String> env = new HashMap<>(server.rankEnvironment(1));
+        env.remove(BootstrapEnv.LAUNCHER_PID_ENV_NAME);
+        final Bootstrap rank1 = EnvBootstrap.fromEnvironment(env);
+        closeables.add(rank1);
+        final MpiException child = assertThrows(MpiException.class, () -> EnvBootstrap.fromEnvironment(env));
+        assertTrue(child.getMessage().contains("refused") && child.getMessage().contains("credential=ticket"), child.getMessage());
+        rank1.put("still", bytes("works"));
+        assertArrayEquals(bytes("works"), rank1.get("still", WAIT_NS));
+    }
+
+    @Test
+    void shouldOpenFurtherConnectionsOfARankWithItsRankKeyUpToTheCap()
+    {
+        final BootstrapServer server = server(2);
+        final TcpBootstrap rank0 = (TcpBootstrap)connect(server, 0);
+        final List<TcpBootstrap> extra = new ArrayList<>();
+        for (int i = 1; i < BootstrapServer.MAX_CONNECTIONS_PER_RANK; i++)
+        {
+            final TcpBootstrap more = rank0.newConnection(WAIT_NS);
+            closeables.add(0, more);
+            extra.add(more);
+        }
+        extra.get(0).put("from.extra", bytes("x"));
+        assertArrayEquals(bytes("x"), rank0.get("from.extra", WAIT_NS));
+        final MpiException over = assertThrows(MpiException.class, () -> rank0.newConnection(WAIT_NS));
+        assertTrue(over.getMessage().contains("refused"), over.getMessage());
+        extra.get(0).close();
+        final long deadline = System.nanoTime() + WAIT_NS;
+        TcpBootstrap again = null;
+        while (again == null)
+        {
+            try
+            {
+                again = rank0.newConnection(WAIT_NS);
+            }
+            catch (final MpiException ex)
+            {
+                // The closed connection's thread may not have ended yet.
+                assertTrue(System.nanoTime() - deadline < 0, "no connection after one was closed: " + ex.getMessage());
+                Thread.onSpinWait();
+            }
+        }
+        closeables.add(0, again);
     }
 
     @Test
@@ -226,7 +272,7 @@ class BootstrapServerTest
     private Bootstrap connect(final BootstrapServer server, final int rank)
     {
         final int size = Integer.parseInt(server.rankEnvironment(0).get(BootstrapEnv.SIZE_ENV_NAME));
-        final TcpBootstrap bootstrap = TcpBootstrap.connect(server.address(), rank, size, server.jobId(), server.secret(), WAIT_NS);
+        final TcpBootstrap bootstrap = TcpBootstrap.connect(server.address(), rank, size, server.jobId(), server.ticket(rank), WAIT_NS);
         closeables.add(0, bootstrap);
         return bootstrap;
     }

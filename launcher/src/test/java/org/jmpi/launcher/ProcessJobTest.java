@@ -1,10 +1,12 @@
 package org.jmpi.launcher;
 
 import org.jmpi.internal.runtime.JvmFlags;
+import org.jmpi.spi.Params;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,5 +32,19 @@ class ProcessJobTest
         expected.addAll(List.of("-Xmx64m", "-Djmpi.eager.limit=8k",
             "-cp", "app.jar:classes:/opt/jmpi/launcher.jar:/opt/jmpi/lib/*", "org.example.Main", "a", "b"));
         assertEquals(expected, job.command());
+    }
+
+    @Test
+    void shouldExitOneNamingTheCauseWhenTheBootstrapCannotStart() throws UsageException
+    {
+        final LaunchOptions options = LaunchOptions.parse(new String[] {"-np", "2", "--param", "bootstrap.handshake.timeout=0",
+            "-cp", "classes", "org.example.Main"}, Map.of());
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final ProcessJob job = new ProcessJob(options, new LineSink(new ByteArrayOutputStream()), new LineSink(err),
+            new ByteArrayInputStream(new byte[0]), List.of(), listener -> BootstrapServer.start(2, "job", listener,
+                BootstrapServer.Config.loopback(new Params(options.params())), line -> { }));
+        assertEquals(1, job.run());
+        assertEquals("jmpirun: cannot start the bootstrap service: jmpi.bootstrap.handshake.timeout must be positive: 0 ms\n",
+            err.toString(StandardCharsets.UTF_8));
     }
 }

@@ -10,15 +10,21 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /**
- * The bootstrap handshake's proof: HMAC-SHA256 keyed by the job's secret over the server's nonce, the
- * job id (UTF-8) and the rank (4 bytes, big-endian). The secret itself never crosses the socket.
+ * The bootstrap handshake's credentials and proof. Each rank has two 32-byte credentials: a single-use
+ * ticket, which the launcher puts in the rank's environment, and a rank key, which the launcher hands
+ * over on the rank's first connection, wrapped ({@link #wrapRankKey}), once that connection has proved
+ * the ticket; later connections prove the rank key. The ticket is then spent, so what processes the rank
+ * starts inherit opens nothing. A proof is HMAC-SHA256 keyed by the credential over the server's nonce,
+ * the job id (UTF-8) and the rank (4 bytes, big-endian); no credential ever crosses the socket in the
+ * clear.
  *
  * <p>Stateless; any thread.
  */
 public final class BootstrapAuth
 {
-    /** Bytes of a job secret (256 bits); {@link BootstrapEnv#SECRET_ENV_NAME} holds it as hex. */
+    /** Bytes of a credential, ticket or rank key (256 bits); {@link BootstrapEnv#TICKET_ENV_NAME} holds a ticket as hex. */
     public static final int SECRET_LENGTH = 32;
+    private static final byte[] WRAP_LABEL = "jmpi rank key wrap".getBytes(StandardCharsets.US_ASCII);
 
     private static final String ALGORITHM = "HmacSHA256";
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -27,7 +33,7 @@ public final class BootstrapAuth
     {
     }
 
-    /** A fresh random secret of {@link #SECRET_LENGTH} bytes. */
+    /** A fresh random credential (ticket or rank key) of {@link #SECRET_LENGTH} bytes. */
     public static byte[] newSecret()
     {
         return randomBytes(SECRET_LENGTH);
@@ -39,13 +45,47 @@ public final class BootstrapAuth
         return randomBytes(BootstrapProtocolDescriptor.NONCE_LENGTH);
     }
 
-    /** The proof a rank sends in its hello. */
+    /** The proof a rank sends in its hello, keyed by its credential {@code secret}. */
     public static byte[] proof(final byte[] secret, final byte[] nonce, final String jobId, final int rank)
+    {
+        return mac(secret, null, nonce, jobId, rank);
+    }
+
+    /**
+     * The rank key as the launcher sends it in answer to a hello proved by {@code ticket}: XOR with
+     * HMAC-SHA256(ticket; label, nonce, job id, rank), a pad used once (the nonce is fresh per connection).
+     * Whoever sees the frame without the ticket learns nothing of the key.
+     */
+    public static byte[] wrapRankKey(final byte[] rankKey, final byte[] ticket, final byte[] nonce, final String jobId, final int rank)
+    {
+        final byte[] pad = mac(ticket, WRAP_LABEL, nonce, jobId, rank);
+        if (rankKey.length != pad.length)
+        {
+            throw new IllegalArgumentException("rank key must be " + pad.length + " bytes, got " + rankKey.length);
+        }
+        for (int i = 0; i < pad.length; i++)
+        {
+            pad[i] ^= rankKey[i];
+        }
+        return pad;
+    }
+
+    /** The inverse of {@link #wrapRankKey} (XOR is its own inverse). */
+    public static byte[] unwrapRankKey(final byte[] wrapped, final byte[] ticket, final byte[] nonce, final String jobId, final int rank)
+    {
+        return wrapRankKey(wrapped, ticket, nonce, jobId, rank);
+    }
+
+    private static byte[] mac(final byte[] secret, final byte[] label, final byte[] nonce, final String jobId, final int rank)
     {
         try
         {
             final Mac mac = Mac.getInstance(ALGORITHM);
             mac.init(new SecretKeySpec(secret, ALGORITHM));
+            if (label != null)
+            {
+                mac.update(label);
+            }
             mac.update(nonce);
             mac.update(jobId.getBytes(StandardCharsets.UTF_8));
             mac.update(ByteBuffer.allocate(Integer.BYTES).order(BootstrapProtocolDescriptor.BYTE_ORDER).putInt(0, rank).array());
@@ -63,7 +103,7 @@ public final class BootstrapAuth
         return MessageDigest.isEqual(proof(secret, nonce, jobId, rank), proof);
     }
 
-    /** The secret as the environment carries it. */
+    /** A credential as the environment carries it. */
     public static String encodeSecret(final byte[] secret)
     {
         return HexFormat.of().formatHex(secret);
@@ -75,7 +115,7 @@ public final class BootstrapAuth
         final byte[] secret = HexFormat.of().parseHex(hex.trim());
         if (secret.length != SECRET_LENGTH)
         {
-            throw new IllegalArgumentException("secret must be " + SECRET_LENGTH + " bytes, got " + secret.length);
+            throw new IllegalArgumentException("credential must be " + SECRET_LENGTH + " bytes, got " + secret.length);
         }
         return secret;
     }

@@ -21,8 +21,12 @@ public final class BootstrapEnv
     public static final String JOB_ID_ENV_NAME = "JMPI_JOB_ID";
     /** Where the launcher's bootstrap service listens: {@code 127.0.0.1:port}. */
     public static final String BOOTSTRAP_ENV_NAME = "JMPI_BOOTSTRAP";
-    /** The job's secret, hex ({@link BootstrapAuth#SECRET_LENGTH} bytes); every connection proves it. */
-    public static final String SECRET_ENV_NAME = "JMPI_SECRET";
+    /**
+     * This rank's single-use ticket, hex ({@link BootstrapAuth#SECRET_LENGTH} bytes): the rank's first
+     * bootstrap connection proves it and receives the rank key, which later connections prove. Spent
+     * from then on, so processes the rank starts inherit nothing that authenticates.
+     */
+    public static final String TICKET_ENV_NAME = "JMPI_TICKET";
     /**
      * Optional: the launcher's pid. While a rank's bootstrap is open, the rank halts (exit code 1) when
      * that process ends, so a launcher killed with SIGKILL leaves no orphan ranks.

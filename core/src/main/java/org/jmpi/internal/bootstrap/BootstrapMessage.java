@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 import static org.jmpi.internal.bootstrap.BootstrapProtocolDescriptor.*;
@@ -55,6 +57,16 @@ public record BootstrapMessage(short version, byte type, byte status, int rank, 
     /** Encodes this frame and writes it with one {@code write} call; does not flush. */
     public void writeTo(final OutputStream out) throws IOException
     {
+        out.write(encode());
+    }
+
+    /**
+     * This frame's bytes, FRAME_LENGTH first.
+     *
+     * @throws IllegalArgumentException when the key or value is longer than the protocol allows.
+     */
+    public byte[] encode()
+    {
         final byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
         if (keyBytes.length > MAX_KEY_LENGTH || value.length > MAX_VALUE_LENGTH)
         {
@@ -74,16 +86,23 @@ public record BootstrapMessage(short version, byte type, byte status, int rank, 
         frame.putInt(VALUE_LENGTH_OFFSET, value.length);
         frame.put(HEADER_LENGTH, keyBytes);
         frame.put(HEADER_LENGTH + keyBytes.length, value);
-        out.write(frame.array());
+        return frame.array();
+    }
+
+    /** Reads one frame of any length the protocol allows; see {@link #readFrom(InputStream, int)}. */
+    public static BootstrapMessage readFrom(final InputStream in) throws IOException
+    {
+        return readFrom(in, MAX_FRAME_LENGTH);
     }
 
     /**
-     * Reads one frame.
+     * Reads one frame whose FRAME_LENGTH is at most {@code maxFrameLength}; a longer one is refused
+     * after its first four bytes, before anything is allocated for it.
      *
      * @return the frame, or {@code null} at a clean end of stream (before the first byte of a frame).
-     * @throws IOException on a truncated or malformed frame; the stream is then unusable.
+     * @throws IOException on a truncated, oversized or malformed frame; the stream is then unusable.
      */
-    public static BootstrapMessage readFrom(final InputStream in) throws IOException
+    public static BootstrapMessage readFrom(final InputStream in, final int maxFrameLength) throws IOException
     {
         final DataInputStream data = in instanceof DataInputStream d ? d : new DataInputStream(in);
         final int first = data.read();
@@ -93,13 +112,15 @@ public record BootstrapMessage(short version, byte type, byte status, int rank, 
         }
         final byte[] lengthBytes = new byte[FRAME_LENGTH_LENGTH];
         lengthBytes[0] = (byte)first;
-        data.readFully(lengthBytes, 1, FRAME_LENGTH_LENGTH - 1);
-        final int frameLength = ByteBuffer.wrap(lengthBytes).order(BYTE_ORDER).getInt();
-        if (frameLength < HEADER_LENGTH - FRAME_LENGTH_LENGTH || frameLength > MAX_FRAME_LENGTH)
+        try
         {
-            throw new IOException("bootstrap frame length out of range: frameLength=" + frameLength +
-                ", min=" + (HEADER_LENGTH - FRAME_LENGTH_LENGTH) + ", max=" + MAX_FRAME_LENGTH);
+            data.readFully(lengthBytes, 1, FRAME_LENGTH_LENGTH - 1);
         }
+        catch (final EOFException ex)
+        {
+            throw new IOException("bootstrap frame truncated in its length field", ex);
+        }
+        final int frameLength = checkFrameLength(ByteBuffer.wrap(lengthBytes).order(BYTE_ORDER).getInt(), maxFrameLength);
         final byte[] bytes = new byte[FRAME_LENGTH_LENGTH + frameLength];
         System.arraycopy(lengthBytes, 0, bytes, 0, FRAME_LENGTH_LENGTH);
         try
@@ -110,18 +131,57 @@ public record BootstrapMessage(short version, byte type, byte status, int rank, 
         {
             throw new IOException("bootstrap frame truncated: frameLength=" + frameLength, ex);
         }
-        final ByteBuffer frame = ByteBuffer.wrap(bytes).order(BYTE_ORDER);
+        return decode(bytes, 0, bytes.length, maxFrameLength);
+    }
+
+    /**
+     * Checks a FRAME_LENGTH field against the protocol's minimum and {@code maxFrameLength}.
+     *
+     * @return {@code frameLength}
+     * @throws IOException naming the length and the bounds when it is out of range.
+     */
+    public static int checkFrameLength(final int frameLength, final int maxFrameLength) throws IOException
+    {
+        if (frameLength < HEADER_LENGTH - FRAME_LENGTH_LENGTH || frameLength > Math.min(maxFrameLength, MAX_FRAME_LENGTH))
+        {
+            throw new IOException("bootstrap frame length out of range: frameLength=" + frameLength +
+                ", min=" + (HEADER_LENGTH - FRAME_LENGTH_LENGTH) + ", max=" + Math.min(maxFrameLength, MAX_FRAME_LENGTH));
+        }
+        return frameLength;
+    }
+
+    /**
+     * Decodes exactly one whole frame, FRAME_LENGTH included, from {@code bytes[offset, offset + length)}.
+     * Every length field is checked against the others, the buffer and {@code maxFrameLength} before use,
+     * and the key must be well-formed UTF-8; so a frame that decodes encodes back to the same bytes.
+     *
+     * @throws IOException when the bytes are not exactly one well-formed frame.
+     */
+    public static BootstrapMessage decode(final byte[] bytes, final int offset, final int length, final int maxFrameLength)
+        throws IOException
+    {
+        if (offset < 0 || length < 0 || offset > bytes.length - length)
+        {
+            throw new IllegalArgumentException("decode range outside the array: offset=" + offset + ", length=" + length +
+                ", arrayLength=" + bytes.length);
+        }
+        if (length < HEADER_LENGTH)
+        {
+            throw new IOException("bootstrap frame shorter than its header: length=" + length + ", header=" + HEADER_LENGTH);
+        }
+        final ByteBuffer frame = ByteBuffer.wrap(bytes, offset, length).slice().order(BYTE_ORDER);
+        final int frameLength = checkFrameLength(frame.getInt(FRAME_LENGTH_OFFSET), maxFrameLength);
         final int keyLength = frame.getInt(KEY_LENGTH_OFFSET);
         final int valueLength = frame.getInt(VALUE_LENGTH_OFFSET);
-        if (keyLength < 0 || keyLength > MAX_KEY_LENGTH || valueLength < 0 ||
-            (long)HEADER_LENGTH + keyLength + valueLength != bytes.length)
+        if ((long)FRAME_LENGTH_LENGTH + frameLength != length || keyLength < 0 || keyLength > MAX_KEY_LENGTH ||
+            valueLength < 0 || valueLength > MAX_VALUE_LENGTH || (long)HEADER_LENGTH + keyLength + valueLength != length)
         {
-            throw new IOException("bootstrap frame lengths inconsistent: frameLength=" + frameLength +
+            throw new IOException("bootstrap frame lengths inconsistent: bytes=" + length + ", frameLength=" + frameLength +
                 ", keyLength=" + keyLength + ", valueLength=" + valueLength);
         }
-        final String key = new String(bytes, HEADER_LENGTH, keyLength, StandardCharsets.UTF_8);
+        final String key = decodeKey(bytes, offset + HEADER_LENGTH, keyLength);
         final byte[] value = new byte[valueLength];
-        System.arraycopy(bytes, HEADER_LENGTH + keyLength, value, 0, valueLength);
+        System.arraycopy(bytes, offset + HEADER_LENGTH + keyLength, value, 0, valueLength);
         return new BootstrapMessage(
             frame.getShort(VERSION_OFFSET),
             frame.get(TYPE_OFFSET),
@@ -131,6 +191,23 @@ public record BootstrapMessage(short version, byte type, byte status, int rank, 
             frame.getLong(TIMEOUT_NS_OFFSET),
             key,
             value);
+    }
+
+    /** A key must be well-formed UTF-8, so decoding and encoding again give the same bytes. */
+    private static String decodeKey(final byte[] bytes, final int offset, final int length) throws IOException
+    {
+        try
+        {
+            return StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes, offset, length))
+                .toString();
+        }
+        catch (final CharacterCodingException ex)
+        {
+            throw new IOException("bootstrap frame key is not well-formed UTF-8: keyLength=" + length, ex);
+        }
     }
 
     @Override

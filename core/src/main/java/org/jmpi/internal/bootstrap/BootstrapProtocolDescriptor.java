@@ -31,18 +31,25 @@ import java.nio.ByteOrder;
  * </pre>
  *
  * <p>Conversation: on accept the server sends {@link #TYPE_CHALLENGE} (value = {@link #NONCE_LENGTH}
- * random bytes); the client answers {@link #TYPE_HELLO} (rank, key = job id, value = HMAC-SHA256 over
- * nonce, job id and rank keyed by the job's secret, see {@link BootstrapAuth}). Then each request
- * ({@link #TYPE_PUT}, {@link #TYPE_GET}, {@link #TYPE_FENCE}, {@link #TYPE_ABORT}, {@link #TYPE_CLOSE})
- * gets exactly one response frame of {@link #TYPE_RESPONSE} whose STATUS says how it went and whose
- * value carries the got value or, for a non-OK status, a UTF-8 message. A frame whose VERSION differs
- * from {@link #VERSION} is answered with {@link #STATUS_ERROR} and the connection closed.
+ * random bytes); the client answers {@link #TYPE_HELLO} (RANK, key = job id, CODE = which credential
+ * proves it: {@link #CREDENTIAL_TICKET} or {@link #CREDENTIAL_RANK_KEY}, value = HMAC-SHA256 over
+ * nonce, job id and rank keyed by that credential, see {@link BootstrapAuth}). The server answers
+ * {@link #STATUS_OK} (for a ticket, value = the rank key wrapped by {@link BootstrapAuth#wrapRankKey})
+ * or {@link #STATUS_AUTH_FAILED} with the value "refused" and nothing else, whatever was wrong, and
+ * closes. Before that answer no frame in either direction may be longer than
+ * {@link #MAX_HANDSHAKE_FRAME_LENGTH}: a reader refuses a longer FRAME_LENGTH before it allocates.
+ * Then each request ({@link #TYPE_PUT}, {@link #TYPE_GET}, {@link #TYPE_FENCE}, {@link #TYPE_ABORT},
+ * {@link #TYPE_CLOSE}) gets exactly one response frame of {@link #TYPE_RESPONSE} whose STATUS says how it
+ * went and whose value carries the got value or, for a non-OK status, a UTF-8 message. After the
+ * handshake a frame whose VERSION differs from {@link #VERSION} is answered with {@link #STATUS_ERROR}
+ * and the connection closed.
  *
  * <p>Constants only; immutable.
  */
 public final class BootstrapProtocolDescriptor
 {
-    public static final short VERSION = 1;
+    /** 2: credentials per rank (single-use ticket, then the rank key); 1 had one job secret. */
+    public static final short VERSION = 2;
     public static final ByteOrder BYTE_ORDER = ByteOrder.BIG_ENDIAN;
 
     public static final int FRAME_LENGTH_OFFSET = 0;
@@ -74,6 +81,23 @@ public final class BootstrapProtocolDescriptor
     public static final int MAX_FRAME_LENGTH = HEADER_LENGTH - FRAME_LENGTH_LENGTH + MAX_KEY_LENGTH + MAX_VALUE_LENGTH;
 
     public static final int NONCE_LENGTH = 32;
+    /** Bytes of a HELLO's proof (HMAC-SHA256). */
+    public static final int PROOF_LENGTH = 32;
+    /** Longest job id in bytes (see {@code BootstrapEnv.JOB_ID_PATTERN}). */
+    public static final int MAX_JOB_ID_LENGTH = 64;
+    /**
+     * Largest FRAME_LENGTH of any frame before the handshake's answer, in either direction: the largest
+     * valid HELLO (header, longest job id, proof). The CHALLENGE, the wrapped-key OK and the refusal are
+     * shorter.
+     */
+    public static final int MAX_HANDSHAKE_FRAME_LENGTH = HEADER_LENGTH - FRAME_LENGTH_LENGTH + MAX_JOB_ID_LENGTH + PROOF_LENGTH;
+
+    /** HELLO's CODE: the proof is keyed by the rank's single-use ticket (from its environment). */
+    public static final int CREDENTIAL_TICKET = 0;
+    /** HELLO's CODE: the proof is keyed by the rank key the launcher handed over after the ticket. */
+    public static final int CREDENTIAL_RANK_KEY = 1;
+    /** The value of every {@link #STATUS_AUTH_FAILED} answer, whatever was wrong. */
+    public static final String REFUSED = "refused";
 
     public static final byte TYPE_CHALLENGE = 1;
     public static final byte TYPE_HELLO = 2;
@@ -93,7 +117,7 @@ public final class BootstrapProtocolDescriptor
     public static final byte STATUS_JOB_FAILED = 3;
     /** Malformed or out-of-order request, or wrong version; value = why. The server closes. */
     public static final byte STATUS_ERROR = 4;
-    /** Hello with a wrong proof, job id or rank. The server closes. */
+    /** Any failed handshake (value {@link #REFUSED}, nothing more). The server closes. */
     public static final byte STATUS_AUTH_FAILED = 5;
 
     private BootstrapProtocolDescriptor()

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * How a rank finds its bootstrap: {@code Mpi.init} calls {@link #fromEnvironment()}. A rank started by
  * jmpirun finds the variables of {@link BootstrapEnv} and connects to the launcher with
- * {@link TcpBootstrap}; a program started any other way runs as a singleton ({@code null}). Other
- * launchers (Slurm, later) add their own detection here.
+ * {@link TcpBootstrap}, spending the rank's single-use ticket; a program started any other way runs as
+ * a singleton ({@code null}). Other launchers (Slurm, later) add their own detection here.
  *
  * <p>Stateless; any thread.
  */
@@ -57,19 +57,19 @@ public final class EnvBootstrap
             throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + BootstrapEnv.JOB_ID_ENV_NAME + "=" + jobId +
                 " does not match " + BootstrapEnv.JOB_ID_PATTERN.pattern());
         }
-        final byte[] secret;
+        final byte[] ticket;
         try
         {
-            secret = BootstrapAuth.decodeSecret(required(env, BootstrapEnv.SECRET_ENV_NAME));
+            ticket = BootstrapAuth.decodeSecret(required(env, BootstrapEnv.TICKET_ENV_NAME));
         }
         catch (final IllegalArgumentException ex)
         {
             throw new MpiException(ErrorClass.ERR_OTHER,
-                "launcher environment: " + BootstrapEnv.SECRET_ENV_NAME + " is malformed: " + ex.getMessage());
+                "launcher environment: " + BootstrapEnv.TICKET_ENV_NAME + " is malformed: " + ex.getMessage());
         }
         final InetSocketAddress address = parseAddress(endpoint);
         final long timeoutNs = TimeUnit.MILLISECONDS.toNanos(new Params(Map.of(), env).getLong(CoreParams.INIT_TIMEOUT));
-        final TcpBootstrap bootstrap = TcpBootstrap.connect(address, rank, size, jobId, secret, timeoutNs);
+        final TcpBootstrap bootstrap = TcpBootstrap.connect(address, rank, size, jobId, ticket, timeoutNs);
         final String launcherPid = env.get(BootstrapEnv.LAUNCHER_PID_ENV_NAME);
         if (launcherPid != null && !launcherPid.isBlank())
         {

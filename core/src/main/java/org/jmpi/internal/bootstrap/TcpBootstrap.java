@@ -11,9 +11,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.jmpi.internal.bootstrap.BootstrapProtocolDescriptor.*;
 
@@ -22,71 +24,89 @@ import static org.jmpi.internal.bootstrap.BootstrapProtocolDescriptor.*;
  * One connection carries put, get, fence and close, one request at a time; {@link #abort} opens its own
  * short connection so it works while another thread is blocked in {@link #get} or {@link #fence}.
  *
+ * <p>Credentials: {@link #connect} proves the rank's single-use ticket and receives the rank key, which
+ * this object keeps (in memory only) to prove on every later connection ({@link #abort},
+ * {@link #newConnection}). Connecting is retried with back-off until its deadline while the server
+ * closes the connection before its challenge (its cap on connections not yet authenticated is full, for
+ * example under a flood of hostile clients); a refused connect (no launcher there) and a refused proof
+ * are final.
+ *
  * <p>Threading: requests are serialised on this object; {@link #abort} may be called from any thread.
  */
 public final class TcpBootstrap implements Bootstrap
 {
     /** Extra socket read time beyond a request's own timeout, for the server to answer. */
     private static final long RESPONSE_SLACK_MS = 10_000;
-    private static final int ABORT_TIMEOUT_MS = 5_000;
+    private static final long ABORT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
+    private static final long RETRY_MIN_NS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long RETRY_MAX_NS = TimeUnit.MILLISECONDS.toNanos(500);
 
     private final InetSocketAddress address;
     private final int rank;
     private final int size;
     private final String jobId;
-    private final byte[] secret;
+    private final byte[] rankKey;
     private final Socket socket;
     private final DataInputStream in;
     private final OutputStream out;
     private boolean closed;
 
     private TcpBootstrap(final InetSocketAddress address, final int rank, final int size, final String jobId,
-        final byte[] secret, final Socket socket) throws IOException
+        final byte[] rankKey, final Connection connection)
     {
         this.address = address;
         this.rank = rank;
         this.size = size;
         this.jobId = jobId;
-        this.secret = secret.clone();
-        this.socket = socket;
-        this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-        this.out = new BufferedOutputStream(socket.getOutputStream());
+        this.rankKey = rankKey;
+        this.socket = connection.socket;
+        this.in = connection.in;
+        this.out = connection.out;
+    }
+
+    /** An open socket and its streams. */
+    private record Connection(Socket socket, DataInputStream in, OutputStream out)
+    {
+    }
+
+    /** The server closed before it challenged (its cap was full): worth another try. */
+    private static final class Unanswered extends IOException
+    {
+        Unanswered(final String message, final Throwable cause)
+        {
+            super(message, cause);
+        }
     }
 
     /**
-     * Connects and authenticates.
+     * Connects and authenticates with the rank's single-use {@code ticket}.
      *
      * @throws MpiException ERR_OTHER when the service cannot be reached within {@code timeoutNs} or
-     * rejects this rank's proof.
+     * refuses this rank's proof.
      */
     public static TcpBootstrap connect(final InetSocketAddress address, final int rank, final int size, final String jobId,
-        final byte[] secret, final long timeoutNs)
+        final byte[] ticket, final long timeoutNs)
     {
         if (rank < 0 || rank >= size)
         {
             throw new MpiException(ErrorClass.ERR_ARG, "bootstrap rank out of range: rank=" + rank + ", size=" + size);
         }
-        final int timeoutMs = (int)Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(timeoutNs)));
-        Socket socket = null;
-        try
-        {
-            socket = open(address, timeoutMs);
-            final TcpBootstrap bootstrap = new TcpBootstrap(address, rank, size, jobId, secret, socket);
-            bootstrap.handshake();
-            socket.setSoTimeout(0);
-            return bootstrap;
-        }
-        catch (final IOException ex)
-        {
-            closeQuietly(socket);
-            throw new MpiException(ErrorClass.ERR_OTHER, "bootstrap connect failed: address=" + format(address) +
-                ", rank=" + rank + ": " + ex.getMessage(), ex);
-        }
-        catch (final RuntimeException ex)
-        {
-            closeQuietly(socket);
-            throw ex;
-        }
+        final byte[][] rankKey = new byte[1][];
+        final Connection connection = open(address, rank, jobId, CREDENTIAL_TICKET, ticket, timeoutNs, rankKey);
+        return new TcpBootstrap(address, rank, size, jobId, rankKey[0], connection);
+    }
+
+    /**
+     * A second, independent connection of this rank, authenticated with the rank key (for a thread that
+     * must not wait behind this connection's requests).
+     *
+     * @throws MpiException ERR_OTHER when the service cannot be reached within {@code timeoutNs} or
+     * refuses the proof.
+     */
+    public TcpBootstrap newConnection(final long timeoutNs)
+    {
+        final Connection connection = open(address, rank, jobId, CREDENTIAL_RANK_KEY, rankKey, timeoutNs, null);
+        return new TcpBootstrap(address, rank, size, jobId, rankKey, connection);
     }
 
     @Override
@@ -128,15 +148,16 @@ public final class TcpBootstrap implements Bootstrap
     @Override
     public void abort(final int exitCode, final String message)
     {
-        try (Socket abortSocket = open(address, ABORT_TIMEOUT_MS))
+        try
         {
-            final DataInputStream abortIn = new DataInputStream(new BufferedInputStream(abortSocket.getInputStream()));
-            final OutputStream abortOut = new BufferedOutputStream(abortSocket.getOutputStream());
-            handshake(abortIn, abortOut);
-            final byte[] text = (message == null ? "" : message).getBytes(StandardCharsets.UTF_8);
-            BootstrapMessage.request(TYPE_ABORT, rank, exitCode, 0, "", text).writeTo(abortOut);
-            abortOut.flush();
-            BootstrapMessage.readFrom(abortIn);
+            final Connection connection = open(address, rank, jobId, CREDENTIAL_RANK_KEY, rankKey, ABORT_TIMEOUT_NS, null);
+            try (Socket abortSocket = connection.socket)
+            {
+                final byte[] text = (message == null ? "" : message).getBytes(StandardCharsets.UTF_8);
+                BootstrapMessage.request(TYPE_ABORT, rank, exitCode, 0, "", text).writeTo(connection.out);
+                connection.out.flush();
+                BootstrapMessage.readFrom(connection.in);
+            }
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -154,7 +175,7 @@ public final class TcpBootstrap implements Bootstrap
         closed = true;
         try
         {
-            socket.setSoTimeout(ABORT_TIMEOUT_MS);
+            socket.setSoTimeout((int)TimeUnit.NANOSECONDS.toMillis(ABORT_TIMEOUT_NS));
             BootstrapMessage.request(TYPE_CLOSE, rank, 0, 0, "", null).writeTo(out);
             out.flush();
             BootstrapMessage.readFrom(in);
@@ -210,22 +231,93 @@ public final class TcpBootstrap implements Bootstrap
         };
     }
 
-    private void handshake() throws IOException
+    /**
+     * 1. Connect and run the handshake, proving {@code credential} of kind {@code credentialKind}.
+     * 2. When the server closed before its challenge, wait (20 ms doubling to 500 ms) and try again,
+     *    until {@code timeoutNs} has passed since the first try.
+     * 3. Anything else (connect refused, proof refused, protocol mismatch, the deadline) ends at once.
+     *
+     * @param rankKeyOut when not null, receives the rank key the server handed over (ticket credential).
+     */
+    private static Connection open(final InetSocketAddress address, final int rank, final String jobId, final int credentialKind,
+        final byte[] credential, final long timeoutNs, final byte[][] rankKeyOut)
     {
-        handshake(in, out);
+        final long deadlineNs = System.nanoTime() + Math.max(0, timeoutNs);
+        long backoffNs = RETRY_MIN_NS;
+        while (true)
+        {
+            Socket socket = null;
+            try
+            {
+                socket = new Socket();
+                socket.setTcpNoDelay(true);
+                socket.connect(address, remainingMs(deadlineNs));
+                final Connection connection = new Connection(socket,
+                    new DataInputStream(new BufferedInputStream(socket.getInputStream())),
+                    new BufferedOutputStream(socket.getOutputStream()));
+                final byte[] rankKey = handshake(connection, address, rank, jobId, credentialKind, credential, deadlineNs);
+                if (rankKeyOut != null)
+                {
+                    rankKeyOut[0] = rankKey;
+                }
+                socket.setSoTimeout(0);
+                return connection;
+            }
+            catch (final Unanswered ex)
+            {
+                closeQuietly(socket);
+                final long leftNs = deadlineNs - System.nanoTime();
+                if (leftNs <= 0)
+                {
+                    throw new MpiException(ErrorClass.ERR_OTHER, "bootstrap connect failed: address=" + format(address) +
+                        ", rank=" + rank + ": " + ex.getMessage(), ex);
+                }
+                LockSupport.parkNanos(Math.min(backoffNs, leftNs));
+                backoffNs = Math.min(RETRY_MAX_NS, backoffNs * 2);
+            }
+            catch (final IOException ex)
+            {
+                closeQuietly(socket);
+                throw new MpiException(ErrorClass.ERR_OTHER, "bootstrap connect failed: address=" + format(address) +
+                    ", rank=" + rank + ": " + ex.getMessage(), ex);
+            }
+            catch (final RuntimeException ex)
+            {
+                closeQuietly(socket);
+                throw ex;
+            }
+        }
     }
 
-    private void handshake(final DataInputStream input, final OutputStream output) throws IOException
+    /** The rank key handed over for a ticket credential, else null. */
+    private static byte[] handshake(final Connection connection, final InetSocketAddress address, final int rank,
+        final String jobId, final int credentialKind, final byte[] credential, final long deadlineNs) throws IOException
     {
-        final BootstrapMessage challenge = BootstrapMessage.readFrom(input);
-        if (challenge == null || challenge.type() != TYPE_CHALLENGE || challenge.version() != VERSION)
+        connection.socket.setSoTimeout(remainingMs(deadlineNs));
+        final BootstrapMessage challenge;
+        try
         {
-            throw new IOException("expected a version " + VERSION + " challenge, got " + challenge);
+            challenge = BootstrapMessage.readFrom(connection.in, MAX_HANDSHAKE_FRAME_LENGTH);
         }
-        final byte[] proof = BootstrapAuth.proof(secret, challenge.value(), jobId, rank);
-        BootstrapMessage.request(TYPE_HELLO, rank, 0, 0, jobId, proof).writeTo(output);
-        output.flush();
-        final BootstrapMessage response = BootstrapMessage.readFrom(input);
+        catch (final SocketException ex)
+        {
+            throw new Unanswered("the launcher closed the connection before its challenge: " + ex.getMessage(), ex);
+        }
+        if (challenge == null)
+        {
+            throw new Unanswered("the launcher closed the connection before its challenge", null);
+        }
+        if (challenge.type() != TYPE_CHALLENGE || challenge.version() != VERSION || challenge.value().length != NONCE_LENGTH)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "bootstrap connect failed: address=" + format(address) + ", rank=" + rank +
+                ": expected a version " + VERSION + " challenge, got " + challenge);
+        }
+        final byte[] nonce = challenge.value();
+        final byte[] proof = BootstrapAuth.proof(credential, nonce, jobId, rank);
+        BootstrapMessage.request(TYPE_HELLO, rank, credentialKind, 0, jobId, proof).writeTo(connection.out);
+        connection.out.flush();
+        connection.socket.setSoTimeout(remainingMs(deadlineNs));
+        final BootstrapMessage response = BootstrapMessage.readFrom(connection.in, MAX_HANDSHAKE_FRAME_LENGTH);
         if (response == null)
         {
             throw new IOException("the launcher closed the connection during the handshake");
@@ -233,29 +325,29 @@ public final class TcpBootstrap implements Bootstrap
         if (response.status() == STATUS_AUTH_FAILED)
         {
             throw new MpiException(ErrorClass.ERR_OTHER, "bootstrap authentication failed: address=" + format(address) +
-                ", rank=" + rank + ", jobId=" + jobId + ": " + response.valueText());
+                ", rank=" + rank + ", jobId=" + jobId + ", credential=" +
+                (credentialKind == CREDENTIAL_TICKET ? "ticket" : "rank key") + ": " + response.valueText() +
+                (credentialKind == CREDENTIAL_TICKET ? " (a ticket opens one connection only; was it used already?)" : ""));
         }
         if (response.status() != STATUS_OK)
         {
             throw new IOException("handshake rejected (" + statusName(response.status()) + "): " + response.valueText());
         }
+        if (credentialKind != CREDENTIAL_TICKET)
+        {
+            return null;
+        }
+        if (response.value().length != BootstrapAuth.SECRET_LENGTH)
+        {
+            throw new IOException("handshake answer carries no rank key: valueBytes=" + response.value().length);
+        }
+        return BootstrapAuth.unwrapRankKey(response.value(), credential, nonce, jobId, rank);
     }
 
-    private static Socket open(final InetSocketAddress address, final int timeoutMs) throws IOException
+    private static int remainingMs(final long deadlineNs)
     {
-        final Socket socket = new Socket();
-        try
-        {
-            socket.setTcpNoDelay(true);
-            socket.connect(address, timeoutMs);
-            socket.setSoTimeout(timeoutMs);
-            return socket;
-        }
-        catch (final IOException ex)
-        {
-            closeQuietly(socket);
-            throw ex;
-        }
+        final long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
+        return (int)Math.max(1, Math.min(Integer.MAX_VALUE, leftMs));
     }
 
     private static String format(final InetSocketAddress address)

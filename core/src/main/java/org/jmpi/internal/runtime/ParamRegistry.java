@@ -14,11 +14,12 @@ public final class ParamRegistry
     {
     }
 
-    /** The core's parameters, the collectives', then each transport provider's, in provider order. */
+    /** The core's parameters, the collectives', the bootstrap server's, then each transport provider's, in provider order. */
     public static List<ParamSpec> all()
     {
         final List<ParamSpec> all = new ArrayList<>(CoreParams.ALL);
         all.addAll(org.jmpi.internal.coll.CollParams.ALL);
+        all.addAll(org.jmpi.internal.bootstrap.BootstrapParams.ALL);
         for (final TransportProvider provider : ServiceLoader.load(TransportProvider.class))
         {
             all.addAll(provider.params());

@@ -2,6 +2,8 @@ package org.jmpi.internal.bootstrap;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,6 +24,22 @@ class BootstrapAuthTest
         assertFalse(BootstrapAuth.verify(secret, nonce, "job2", 2, proof));
         assertFalse(BootstrapAuth.verify(secret, nonce, "job1", 3, proof));
         assertFalse(BootstrapAuth.verify(secret, nonce, "job1", 2, new byte[0]));
+    }
+
+    @Test
+    void shouldUnwrapTheRankKeyOnlyWithTheTicketNonceJobAndRankItWasWrappedWith()
+    {
+        final byte[] rankKey = BootstrapAuth.newSecret();
+        final byte[] ticket = BootstrapAuth.newSecret();
+        final byte[] nonce = BootstrapAuth.newNonce();
+        final byte[] wrapped = BootstrapAuth.wrapRankKey(rankKey, ticket, nonce, "job1", 3);
+        assertFalse(Arrays.equals(rankKey, wrapped));
+        assertArrayEquals(rankKey, BootstrapAuth.unwrapRankKey(wrapped, ticket, nonce, "job1", 3));
+        assertFalse(Arrays.equals(rankKey, BootstrapAuth.unwrapRankKey(wrapped, BootstrapAuth.newSecret(), nonce, "job1", 3)));
+        assertFalse(Arrays.equals(rankKey, BootstrapAuth.unwrapRankKey(wrapped, ticket, BootstrapAuth.newNonce(), "job1", 3)));
+        assertFalse(Arrays.equals(rankKey, BootstrapAuth.unwrapRankKey(wrapped, ticket, nonce, "job1", 2)));
+        assertFalse(Arrays.equals(wrapped, BootstrapAuth.wrapRankKey(rankKey, ticket, BootstrapAuth.newNonce(), "job1", 3)));
+        assertThrows(IllegalArgumentException.class, () -> BootstrapAuth.wrapRankKey(new byte[5], ticket, nonce, "job1", 3));
     }
 
     @Test

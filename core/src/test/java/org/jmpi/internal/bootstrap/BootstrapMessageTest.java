@@ -79,6 +79,46 @@ class BootstrapMessageTest
     }
 
     @Test
+    void shouldRefuseFrameLongerThanTheCallersLimitBeforeReadingIt()
+    {
+        final byte[] lengthOnly = ByteBuffer.allocate(FRAME_LENGTH_LENGTH).order(BYTE_ORDER).putInt(0, MAX_FRAME_LENGTH).array();
+        final IOException ex = assertThrows(IOException.class,
+            () -> BootstrapMessage.readFrom(new ByteArrayInputStream(lengthOnly), MAX_HANDSHAKE_FRAME_LENGTH));
+        assertEquals("bootstrap frame length out of range: frameLength=" + MAX_FRAME_LENGTH + ", min=28, max=" +
+            MAX_HANDSHAKE_FRAME_LENGTH, ex.getMessage());
+    }
+
+    @Test
+    void shouldDecodeExactlyOneFrameAtAnOffset() throws IOException
+    {
+        final byte[] frame = BootstrapMessage.request(TYPE_HELLO, 2, CREDENTIAL_RANK_KEY, 0, "job", new byte[PROOF_LENGTH]).encode();
+        final byte[] padded = new byte[frame.length + 10];
+        System.arraycopy(frame, 0, padded, 3, frame.length);
+        final BootstrapMessage hello = BootstrapMessage.decode(padded, 3, frame.length, MAX_HANDSHAKE_FRAME_LENGTH);
+        assertEquals(TYPE_HELLO, hello.type());
+        assertEquals(2, hello.rank());
+        assertEquals(CREDENTIAL_RANK_KEY, hello.code());
+        assertEquals("job", hello.key());
+        assertThrows(IOException.class, () -> BootstrapMessage.decode(padded, 3, frame.length + 1, MAX_HANDSHAKE_FRAME_LENGTH));
+        assertThrows(IOException.class, () -> BootstrapMessage.decode(padded, 3, frame.length - 1, MAX_HANDSHAKE_FRAME_LENGTH));
+        assertThrows(IOException.class, () -> BootstrapMessage.decode(padded, 3, HEADER_LENGTH - 1, MAX_HANDSHAKE_FRAME_LENGTH));
+        assertThrows(IllegalArgumentException.class, () -> BootstrapMessage.decode(padded, 20, frame.length, MAX_HANDSHAKE_FRAME_LENGTH));
+    }
+
+    @Test
+    void shouldRejectNegativeOrHugeLengthFieldsWithoutOverflow()
+    {
+        final byte[] frame = BootstrapMessage.request(TYPE_PUT, 0, 0, 0, "key", new byte[4]).encode();
+        final ByteBuffer view = ByteBuffer.wrap(frame).order(BYTE_ORDER);
+        view.putInt(KEY_LENGTH_OFFSET, Integer.MAX_VALUE).putInt(VALUE_LENGTH_OFFSET, Integer.MAX_VALUE);
+        assertThrows(IOException.class, () -> BootstrapMessage.decode(frame, 0, frame.length, MAX_FRAME_LENGTH));
+        view.putInt(KEY_LENGTH_OFFSET, -1).putInt(VALUE_LENGTH_OFFSET, 8);
+        assertThrows(IOException.class, () -> BootstrapMessage.decode(frame, 0, frame.length, MAX_FRAME_LENGTH));
+        view.putInt(FRAME_LENGTH_OFFSET, Integer.MIN_VALUE);
+        assertThrows(IOException.class, () -> BootstrapMessage.decode(frame, 0, frame.length, MAX_FRAME_LENGTH));
+    }
+
+    @Test
     void shouldRefuseToWriteOversizedKey()
     {
         final String key = "k".repeat(MAX_KEY_LENGTH + 1);

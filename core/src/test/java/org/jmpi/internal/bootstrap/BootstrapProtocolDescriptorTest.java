@@ -6,7 +6,9 @@ import java.nio.ByteOrder;
 
 import static org.jmpi.internal.bootstrap.BootstrapProtocolDescriptor.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BootstrapProtocolDescriptorTest
 {
@@ -32,7 +34,7 @@ class BootstrapProtocolDescriptorTest
         assertEquals(28, VALUE_LENGTH_OFFSET);
         assertEquals(4, VALUE_LENGTH_LENGTH);
         assertEquals(32, HEADER_LENGTH);
-        assertEquals(1, VERSION);
+        assertEquals(2, VERSION);
         assertEquals(ByteOrder.BIG_ENDIAN, BYTE_ORDER);
     }
 
@@ -53,6 +55,23 @@ class BootstrapProtocolDescriptorTest
     {
         assertEquals(HEADER_LENGTH - FRAME_LENGTH_LENGTH + MAX_KEY_LENGTH + MAX_VALUE_LENGTH, MAX_FRAME_LENGTH);
         assertEquals(32, NONCE_LENGTH);
+    }
+
+    @Test
+    void shouldBoundHandshakeFramesByTheLargestValidHello()
+    {
+        assertEquals(124, MAX_HANDSHAKE_FRAME_LENGTH);
+        assertEquals(HEADER_LENGTH - FRAME_LENGTH_LENGTH + MAX_JOB_ID_LENGTH + PROOF_LENGTH, MAX_HANDSHAKE_FRAME_LENGTH);
+        final String longestJobId = "j".repeat(MAX_JOB_ID_LENGTH);
+        assertTrue(BootstrapEnv.JOB_ID_PATTERN.matcher(longestJobId).matches());
+        assertFalse(BootstrapEnv.JOB_ID_PATTERN.matcher(longestJobId + "j").matches());
+        final byte[] hello = BootstrapMessage.request(TYPE_HELLO, Integer.MAX_VALUE, CREDENTIAL_TICKET, 0, longestJobId,
+            new byte[PROOF_LENGTH]).encode();
+        assertEquals(FRAME_LENGTH_LENGTH + MAX_HANDSHAKE_FRAME_LENGTH, hello.length);
+        final byte[] okWithKey = BootstrapMessage.response(STATUS_OK, new byte[BootstrapAuth.SECRET_LENGTH]).encode();
+        final byte[] challenge = BootstrapMessage.request(TYPE_CHALLENGE, -1, 0, 0, "", new byte[NONCE_LENGTH]).encode();
+        final byte[] refused = BootstrapMessage.failure(STATUS_AUTH_FAILED, REFUSED).encode();
+        assertTrue(okWithKey.length <= hello.length && challenge.length <= hello.length && refused.length <= hello.length);
     }
 
     @Test

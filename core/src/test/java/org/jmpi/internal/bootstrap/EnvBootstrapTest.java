@@ -24,9 +24,9 @@ class EnvBootstrapTest
     void shouldNameTheMissingVariable()
     {
         final Map<String, String> env = validEnv();
-        env.remove(BootstrapEnv.SECRET_ENV_NAME);
+        env.remove(BootstrapEnv.TICKET_ENV_NAME);
         final MpiException ex = assertThrows(MpiException.class, () -> EnvBootstrap.fromEnvironment(env));
-        assertTrue(ex.getMessage().contains(BootstrapEnv.SECRET_ENV_NAME), ex.getMessage());
+        assertTrue(ex.getMessage().contains(BootstrapEnv.TICKET_ENV_NAME), ex.getMessage());
     }
 
     @Test
@@ -39,14 +39,14 @@ class EnvBootstrapTest
     }
 
     @Test
-    void shouldRejectUnsafeJobIdAndMalformedSecret()
+    void shouldRejectUnsafeJobIdAndMalformedTicket()
     {
         final Map<String, String> badJob = validEnv();
         badJob.put(BootstrapEnv.JOB_ID_ENV_NAME, "../etc");
         assertThrows(MpiException.class, () -> EnvBootstrap.fromEnvironment(badJob));
-        final Map<String, String> badSecret = validEnv();
-        badSecret.put(BootstrapEnv.SECRET_ENV_NAME, "1234");
-        assertThrows(MpiException.class, () -> EnvBootstrap.fromEnvironment(badSecret));
+        final Map<String, String> badTicket = validEnv();
+        badTicket.put(BootstrapEnv.TICKET_ENV_NAME, "1234");
+        assertThrows(MpiException.class, () -> EnvBootstrap.fromEnvironment(badTicket));
     }
 
     @Test
@@ -67,7 +67,7 @@ class EnvBootstrapTest
         env.put(BootstrapEnv.RANK_ENV_NAME, "1");
         env.put(BootstrapEnv.SIZE_ENV_NAME, "4");
         env.put(BootstrapEnv.JOB_ID_ENV_NAME, "abc-123");
-        env.put(BootstrapEnv.SECRET_ENV_NAME, BootstrapAuth.encodeSecret(BootstrapAuth.newSecret()));
+        env.put(BootstrapEnv.TICKET_ENV_NAME, BootstrapAuth.encodeSecret(BootstrapAuth.newSecret()));
         return env;
     }
 }

@@ -40,14 +40,7 @@ public final class BootstrapProgram
         {
             case "exchange" ->
             {
-                bootstrap.put("value." + rank, ("hello from " + rank).getBytes(StandardCharsets.UTF_8));
-                bootstrap.fence(TIMEOUT_NS);
-                final StringBuilder got = new StringBuilder();
-                for (int peer = 0; peer < bootstrap.size(); peer++)
-                {
-                    got.append('[').append(new String(bootstrap.get("value." + peer, TIMEOUT_NS), StandardCharsets.UTF_8)).append(']');
-                }
-                System.out.println("rank " + rank + " got " + got);
+                exchange(bootstrap, TIMEOUT_NS);
                 bootstrap.fence(TIMEOUT_NS);
                 finalizeRank(bootstrap);
             }
@@ -80,6 +73,20 @@ public final class BootstrapProgram
             }
             default -> throw new IllegalArgumentException(args[0]);
         }
+    }
+
+    /** Publishes "hello from RANK", fences, reads every rank's value and prints "rank R got [..][..]". */
+    static void exchange(final Bootstrap bootstrap, final long timeoutNs)
+    {
+        final int rank = bootstrap.rank();
+        bootstrap.put("value." + rank, ("hello from " + rank).getBytes(StandardCharsets.UTF_8));
+        bootstrap.fence(timeoutNs);
+        final StringBuilder got = new StringBuilder();
+        for (int peer = 0; peer < bootstrap.size(); peer++)
+        {
+            got.append('[').append(new String(bootstrap.get("value." + peer, timeoutNs), StandardCharsets.UTF_8)).append(']');
+        }
+        System.out.println("rank " + rank + " got " + got);
     }
 
     private static void fenceReporting(final Bootstrap bootstrap)
