@@ -1,6 +1,7 @@
 package org.jmpi.internal.pt2pt;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.internal.engine.ProgressEngine;
@@ -40,6 +41,8 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     private final RecvSide recvSide;
     private final FrameHandler[] extensions = new FrameHandler[FRAME_TYPES];
     private final ArrayList<PeerChannel> pendingChannels = new ArrayList<>();
+    /** Contexts opened (id) and closed (~id) by communicators, on any thread; applied in order by the engine. */
+    private final ManyToOneConcurrentLinkedQueue<Integer> contextEvents = new ManyToOneConcurrentLinkedQueue<>();
     private ProgressEngine engine;
 
     /**
@@ -103,6 +106,10 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     @Override
     public int poll()
     {
+        if (!contextEvents.isEmpty())
+        {
+            applyContextEvents();
+        }
         int work = 0;
         for (final Transport t : transports)
         {
@@ -209,21 +216,39 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     }
 
     /**
-     * A communicator took context {@code contextId} (new, or an id reused after every rank freed it). Engine
-     * thread.
+     * A communicator took context {@code contextId} (new, or an id reused after every rank freed it). Any
+     * thread: applied by the engine before its next poll of the transports, in order with {@link #contextClosed}.
      */
     public void contextOpened(final int contextId)
     {
-        recvSide.openContext(contextId);
+        contextEvents.offer(contextId);
     }
 
     /**
-     * The communicator of context {@code contextId} was freed on this rank: frames for it are dropped with a
-     * diagnostic from now on, never matched, until the id is opened again. Engine thread.
+     * The communicator of context {@code contextId} was freed on this rank: receives it posted before the
+     * free still complete (MPI 4.1 section 7.4.3), but frames no receive takes are dropped with a diagnostic,
+     * never kept, until the id is opened again. Any thread, in order with {@link #contextOpened}.
      */
     public void contextClosed(final int contextId)
     {
-        recvSide.closeContext(contextId);
+        contextEvents.offer(~contextId);
+    }
+
+    /** Applies the communicators' open and close events in the order they were made. Engine thread. */
+    private void applyContextEvents()
+    {
+        Integer event;
+        while ((event = contextEvents.poll()) != null)
+        {
+            if (event >= 0)
+            {
+                recvSide.openContext(event);
+            }
+            else
+            {
+                recvSide.closeContext(~event);
+            }
+        }
     }
 
     PeerChannel channel(final int worldRank)

@@ -68,14 +68,12 @@ final class RecvSide
             path = path(buffer.getByte(index + PATH_OFFSET), ch);
             arrival = path.onArrival(ch, buffer, index + ENVELOPE_LENGTH, lengthBytes - ENVELOPE_LENGTH);
         }
-        if (matcher.isClosed(contextId))
+        final RecvRequestImpl r = matcher.takePosted(contextId, source, tag);
+        if (r == null && matcher.isClosed(contextId))
         {
             drop(ch, contextId, source, tag, length, cost, path, senderRequest);
-            return;
         }
-
-        final RecvRequestImpl r = matcher.takePosted(contextId, source, tag);
-        if (r == null)
+        else if (r == null)
         {
             keepUnexpected(ch, buffer, index, contextId, source, tag, sigCode, length, senderRequest, sync, cost, path, arrival);
         }

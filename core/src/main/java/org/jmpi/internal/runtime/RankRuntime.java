@@ -171,6 +171,8 @@ public final class RankRuntime
         final CommState.Aborter aborter = this::abort;
         services = new RankServices(rank, params, rankContext != null ? rankContext.job().shared() : null, processorName,
             FIRST_FREE_CONTEXT);
+        // A freed communicator's context drops the frames no receive takes, until the id may be chosen again.
+        services.contexts().hooks(protocol::contextClosed, protocol::contextOpened);
         world = new CommState(protocol, bsendBuffer, aborter, services, WORLD_CONTEXT, WORLD_CONTEXT + 1, rank,
             IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_ARE_FATAL, "WORLD");
         self = new CommState(protocol, bsendBuffer, aborter, services, SELF_CONTEXT, SELF_CONTEXT + 1, 0,

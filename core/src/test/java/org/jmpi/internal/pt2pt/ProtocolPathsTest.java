@@ -173,7 +173,7 @@ class ProtocolPathsTest
             final int[] one = {1};
             if (world.rank() == 1)
             {
-                protocol.engine().execute(() -> protocol.contextClosed(context));
+                protocol.contextClosed(context);
             }
             world.barrier();
             if (world.rank() == 0)
@@ -185,7 +185,7 @@ class ProtocolPathsTest
             if (world.rank() == 1)
             {
                 assertEquals(0, protocol.bufferedUnexpectedBytes(), "nothing kept of the dropped messages");
-                protocol.engine().execute(() -> protocol.contextOpened(context));
+                protocol.contextOpened(context);
             }
             world.barrier();
             if (world.rank() == 0)
