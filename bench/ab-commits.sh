@@ -2,7 +2,8 @@
 # Before/after: runs the same benchmarks against two builds of jmpi, alternately (A B A B ...) in one
 # invocation, so a change of the machine's load or CPU placement hits both alike (see
 # ../shared/baseline/README.md), and prints per-metric medians over rounds and the ratio B/A.
-# The benchmark programs are this tree's (they use only the public API), run on each build's runtime.
+# The benchmark programs are this tree's (they use only the public API), compiled against each build's
+# API and run on its runtime.
 # Usage: bench/ab-commits.sh BASE_COMMIT [rounds]   (B is this working tree, built by mvn package first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,15 @@ if [ ! -d "$tree" ] || [ "$(git -C "$tree" rev-parse HEAD 2>/dev/null)" != "$(gi
   git worktree add --detach "$tree" "$base" >/dev/null
   (cd "$tree" && mvn -B -q package -DskipTests)
 fi
-bench=$PWD/bench/target/classes
+source bench/java21.sh
+javac=$(dirname "$java")/javac
+harness=(bench/src/main/java/org/jmpi/bench/OsuLatency.java bench/src/main/java/org/jmpi/bench/HaloWarmup.java
+  bench/src/main/java/org/jmpi/bench/coll/PersistentBcastTimer.java)
+for side in A B; do
+  dir=$tree; [ $side = B ] && dir=$PWD
+  rm -rf "$out/classes-$side"
+  "$javac" --release 21 -nowarn -cp "$dir/core/target/classes:$dir/datatype/target/classes" -d "$out/classes-$side" "${harness[@]}"
+done
 run() { # label tree args...
   local label=$1 dir=$2; shift 2
   (cd "$dir" && timeout 600 bin/jmpirun "$@") > "$out/$label.txt" 2>&1 || echo "failed: $label" >&2
@@ -25,6 +34,7 @@ run() { # label tree args...
 for r in $(seq 1 "$rounds"); do
   for side in A B; do
     dir=$tree; [ $side = B ] && dir=$PWD
+    bench=$PWD/$out/classes-$side
     run "$side-$r-lat-jvms" "$dir" -np 2 -cp "$bench" org.jmpi.bench.OsuLatency 4194304
     run "$side-$r-lat-threads" "$dir" --threads -np 2 -cp "$bench" org.jmpi.bench.OsuLatency 4194304
     run "$side-$r-bcast4" "$dir" --threads -np 4 -cp "$bench" org.jmpi.bench.coll.PersistentBcastTimer 8192 20000
