@@ -10,12 +10,20 @@ import java.util.Map;
 /**
  * The bootstrap of a process started without a launcher: a world of one rank (MPI's singleton init).
  *
+ * A JVM started without the launcher may also lack jmpi's JVM flags: construction checks them.
+ *
  * <p>Threading: the rank's thread only.
  */
 final class SingletonBootstrap implements Bootstrap
 {
     private final Map<String, byte[]> store = new HashMap<>();
     private final String jobId = "s" + ProcessHandle.current().pid();
+
+    /** @throws MpiException ERR_OTHER when the JVM lacks the flags jmpi needs (no launcher passed them). */
+    SingletonBootstrap()
+    {
+        JvmFlags.requireUnsafeExport("init (singleton: no launcher)");
+    }
 
     @Override
     public int rank()
