@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 /**
  * jmpi-bom has no parent (so importing it pins nothing but jmpi), so nothing keeps it in step with the
  * reactor but this: it manages exactly the published modules (those that do not set
- * {@code maven.deploy.skip}), at the parent's version, with the parent's licence, url and scm.
+ * {@code maven.deploy.skip}), at the parent's version, with the parent's licence, url and scm. The sample
+ * user project (outside the reactor) must ask for this version and pass jmpi's JVM flags.
  */
 class BomTest
 {
@@ -97,5 +98,14 @@ class BomTest
         assertEquals("scm:git:" + resolve(parent, "${jmpi.scm.url}"), text(bom, "scm", "connection"));
         assertEquals(resolve(parent, text(parent, "scm", "url")), text(bom, "scm", "url"));
         assertEquals(text(parent, "developers", "developer", "name"), text(bom, "developers", "developer", "name"));
+    }
+
+    @Test
+    void shouldKeepTheSampleUserProjectAtThisVersionWithJmpisJvmFlags() throws Exception
+    {
+        final Element parent = pom(HOME.resolve("pom.xml"));
+        final Element sample = pom(HOME.resolve("examples/user-project/pom.xml"));
+        assertEquals(text(parent, "version"), text(sample, "properties", "jmpi.version"));
+        assertEquals(String.join(" ", org.jmpi.internal.runtime.JvmFlags.FLAGS), text(sample, "properties", "jmpi.jvm.flags"));
     }
 }
