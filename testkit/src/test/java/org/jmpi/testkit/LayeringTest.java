@@ -23,7 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * <li>a transport module uses only the public API ({@code org.jmpi.X}), the SPI and its own package;</li>
  * <li>the SPI depends on nothing internal;</li>
  * <li>the launcher uses of the runtime's internals only the bootstrap package and the listed entry
- * points it starts ranks with.</li>
+ * points it starts ranks with;</li>
+ * <li>the JUnit extension (jmpi-junit) uses only the public API and the two entry points it starts
+ * ranks as threads with.</li>
  * </ol>
  */
 class LayeringTest
@@ -118,6 +120,19 @@ class LayeringTest
                 .filter(u -> u.imported().startsWith("org.jmpi.internal.") &&
                     !u.imported().startsWith("org.jmpi.internal.bootstrap.") &&
                     !LAUNCHER_RUNTIME_ENTRY_POINTS.contains(u.imported()))
+                .toList());
+    }
+
+    @Test
+    void shouldKeepTheJunitExtensionOnThePublicApiAndItsThreadJobEntryPoints()
+    {
+        final Set<String> entryPoints = Set.of("org.jmpi.internal.runtime.JvmFlags", "org.jmpi.internal.runtime.LocalJob");
+        final List<Use> uses = imports(root().resolve("junit/src/main/java"));
+        assertTrue(!uses.isEmpty(), "no jmpi imports found in junit/src/main/java");
+        assertNone("junit: only org.jmpi.X, org.jmpi.junit and " + entryPoints,
+            uses.stream()
+                .filter(u -> !u.imported().startsWith("org.jmpi.junit.") && !PUBLIC_API.matcher(u.imported()).matches() &&
+                    !entryPoints.contains(u.imported()))
                 .toList());
     }
 }
