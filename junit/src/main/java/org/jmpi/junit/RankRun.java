@@ -41,7 +41,7 @@ final class RankRun
     private final int size;
     private final long timeoutNs;
     private final ThreadLevel level;
-    private final Thread[] threads;
+    private final AtomicReferenceArray<Thread> threads;
     private final AtomicReferenceArray<Throwable> failures;
 
     RankRun(final int size, final long timeoutNs, final ThreadLevel level)
@@ -49,7 +49,7 @@ final class RankRun
         this.size = size;
         this.timeoutNs = timeoutNs;
         this.level = level;
-        this.threads = new Thread[size];
+        this.threads = new AtomicReferenceArray<>(size);
         this.failures = new AtomicReferenceArray<>(size);
     }
 
@@ -65,7 +65,7 @@ final class RankRun
         final Thread supervisor = Thread.ofPlatform().daemon().name("jmpi-junit-" + method.getName() + "-" + size).start(() ->
             job.run(rank ->
             {
-                threads[rank] = Thread.currentThread();
+                threads.set(rank, Thread.currentThread());
                 final Mpi mpi;
                 try
                 {
@@ -139,7 +139,7 @@ final class RankRun
         final List<Throwable> rankStacks = new ArrayList<>();
         for (int rank = 0; rank < size; rank++)
         {
-            final Thread t = threads[rank];
+            final Thread t = threads.get(rank);
             if (t == null || !t.isAlive())
             {
                 stacks.append("rank ").append(rank).append(": ").append(t == null ? "not started" : "returned")
