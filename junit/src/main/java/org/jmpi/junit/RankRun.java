@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -25,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <li>start the ranks as threads of an in-JVM job; each initialises jmpi, calls the method with its world
  * communicator and finalizes;</li>
  * <li>wait up to the timeout; on expiry take every rank's stack, then abort the job;</li>
- * <li>turn the outcome into the test's: the first rank (by rank) whose failure is its own, not another
+ * <li>turn the outcome into the test's: the first rank (in time) whose failure is its own, not another
  * rank's abort reaching it, is the cause; the other ranks' own failures are suppressed.</li>
  * </ol>
  *
@@ -43,6 +44,8 @@ final class RankRun
     private final ThreadLevel level;
     private final AtomicReferenceArray<Thread> threads;
     private final AtomicReferenceArray<Throwable> failures;
+    /** The rank whose failure came first in time, -1 while none has. */
+    private final AtomicInteger firstFailedRank = new AtomicInteger(-1);
 
     RankRun(final int size, final long timeoutNs, final ThreadLevel level)
     {
@@ -73,7 +76,7 @@ final class RankRun
                 }
                 catch (final Throwable ex)
                 {
-                    failures.compareAndSet(rank, null, ex);
+                    fail(rank, ex);
                     throw ex;
                 }
                 try
@@ -86,7 +89,7 @@ final class RankRun
                 catch (final Throwable ex)
                 {
                     final Throwable cause = ex instanceof InvocationTargetException ite && ite.getCause() != null ? ite.getCause() : ex;
-                    failures.set(rank, cause);
+                    fail(rank, cause);
                     // Abort before finalize: finalize waits for the other ranks, which may wait for this one.
                     job.abort(rank, 1, "rank " + rank + " failed: " + cause);
                     closeAfterFailure(mpi, cause);
@@ -98,7 +101,7 @@ final class RankRun
                 }
                 catch (final Throwable ex)
                 {
-                    failures.compareAndSet(rank, null, ex);
+                    fail(rank, ex);
                     throw ex;
                 }
             }, NO_LIMIT_NS));
@@ -196,10 +199,29 @@ final class RankRun
         return error;
     }
 
-    /** The lowest rank's failure that is not another rank's abort reaching it; else the first failure of any kind. */
+    private void fail(final int rank, final Throwable failure)
+    {
+        if (failures.compareAndSet(rank, null, failure))
+        {
+            firstFailedRank.compareAndSet(-1, rank);
+        }
+    }
+
+    /**
+     * The failure that caused the others: the first in time unless that one is another rank's abort
+     * reaching it, then the lowest rank's that is not; failing that, the first of any kind.
+     */
     private Throwable firstOwnFailure()
     {
-        Throwable any = null;
+        final int first = firstFailedRank.get();
+        if (first < 0)
+        {
+            return null;
+        }
+        if (!abortedByOthers(failures.get(first)))
+        {
+            return failures.get(first);
+        }
         for (int rank = 0; rank < size; rank++)
         {
             final Throwable f = failures.get(rank);
@@ -207,12 +229,8 @@ final class RankRun
             {
                 return f;
             }
-            if (any == null)
-            {
-                any = f;
-            }
         }
-        return any;
+        return failures.get(first);
     }
 
     private int rankOf(final Throwable failure)
@@ -227,10 +245,18 @@ final class RankRun
         return -1;
     }
 
+    /** Whether a rank's failure is the job's abort (or the interrupt that carries it) reaching that rank. */
     private static boolean abortedByOthers(final Throwable failure)
     {
-        return failure instanceof MpiException me && me.errorClass() == ErrorClass.ERR_PROC_ABORTED ||
-            failure instanceof InterruptedException;
+        for (Throwable t = failure; t != null; t = t.getCause())
+        {
+            if (t instanceof MpiException me && me.errorClass() == ErrorClass.ERR_PROC_ABORTED ||
+                t instanceof InterruptedException || t instanceof java.nio.channels.ClosedByInterruptException)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Finalizes a failed rank; a further failure other than the job's abort is kept with the first. */
