@@ -46,6 +46,9 @@ final class RankRun
     private final AtomicReferenceArray<Throwable> failures;
     /** The rank whose failure came first in time, -1 while none has. */
     private final AtomicInteger firstFailedRank = new AtomicInteger(-1);
+    /** Per rank: whether its failure came after another rank had aborted the job. */
+    private final AtomicReferenceArray<Boolean> afterAbort;
+    private volatile LocalJob job;
 
     RankRun(final int size, final long timeoutNs, final ThreadLevel level)
     {
@@ -54,6 +57,7 @@ final class RankRun
         this.level = level;
         this.threads = new AtomicReferenceArray<>(size);
         this.failures = new AtomicReferenceArray<>(size);
+        this.afterAbort = new AtomicReferenceArray<>(size);
     }
 
     /** Calls {@code method} on {@code target} on every rank, with {@code args[commIndex]} that rank's world. */
@@ -65,6 +69,7 @@ final class RankRun
         }
         method.setAccessible(true);
         final LocalJob job = LocalJob.create(size, Map.of());
+        this.job = job;
         final Thread supervisor = Thread.ofPlatform().daemon().name("jmpi-junit-" + method.getName() + "-" + size).start(() ->
             job.run(rank ->
             {
@@ -189,7 +194,7 @@ final class RankRun
         for (int rank = 0; rank < size; rank++)
         {
             final Throwable other = failures.get(rank);
-            if (rank != failedRank && other != null && !abortedByOthers(other))
+            if (rank != failedRank && other != null && !collateral(rank))
             {
                 final AssertionError also = new AssertionError("rank " + rank + " of " + size + " failed too: " + other, other);
                 also.setStackTrace(new StackTraceElement[0]);
@@ -201,6 +206,7 @@ final class RankRun
 
     private void fail(final int rank, final Throwable failure)
     {
+        afterAbort.compareAndSet(rank, null, job.aborted());
         if (failures.compareAndSet(rank, null, failure))
         {
             firstFailedRank.compareAndSet(-1, rank);
@@ -218,14 +224,14 @@ final class RankRun
         {
             return null;
         }
-        if (!abortedByOthers(failures.get(first)))
+        if (!collateral(first))
         {
             return failures.get(first);
         }
         for (int rank = 0; rank < size; rank++)
         {
             final Throwable f = failures.get(rank);
-            if (f != null && !abortedByOthers(f))
+            if (f != null && !collateral(rank))
             {
                 return f;
             }
@@ -243,6 +249,13 @@ final class RankRun
             }
         }
         return -1;
+    }
+
+    /** Whether rank's failure is another rank's abort reaching it, or an MPI call failing after that abort. */
+    private boolean collateral(final int rank)
+    {
+        final Throwable f = failures.get(rank);
+        return abortedByOthers(f) || Boolean.TRUE.equals(afterAbort.get(rank)) && f instanceof MpiException;
     }
 
     /** Whether a rank's failure is the job's abort (or the interrupt that carries it) reaching that rank. */
