@@ -87,7 +87,7 @@ public abstract sealed class Comm permits Intracomm, Intercomm
     /** {@link #topology()}: a distributed graph topology ({@link DistGraphComm}), MPI_DIST_GRAPH. */
     public static final int DIST_GRAPH = 3;
 
-    /** {@link #splitType} type: ranks that share memory (MPI_COMM_TYPE_SHARED), here the ranks of one node. */
+    /** {@link Intracomm#splitType} type: ranks that share memory (MPI_COMM_TYPE_SHARED), here the ranks of one node. */
     public static final int TYPE_SHARED = 1;
 
     /** Point-to-point state: the ranks this rank sends to (the group; for an intercommunicator, the remote group). */
