@@ -339,13 +339,32 @@ public abstract sealed class Comm permits Intracomm, Intercomm
     /** MPI_Send: returns when the buffer may be reused (eager) or the message has been handed over (rendezvous). */
     public void send(final Object buf, final int offset, final int count, final Datatype type, final int dest, final int tag)
     {
-        call("send", () -> PointToPoint.isend(state, buf, offset, count, type, dest, tag, SendMode.STANDARD).await());
+        // send, isend, recv and irecv carry every small message: they check and handle errors inline, without
+        // call()'s lambda, which allocates until C2 compiles the caller and is one megamorphic site for every
+        // call of this class (bench/ab-commits.sh, HaloWarmup's first block).
+        final CommState s = live("send");
+        try
+        {
+            PointToPoint.isend(s, buf, offset, count, type, dest, tag, SendMode.STANDARD).await();
+        }
+        catch (final MpiException ex)
+        {
+            throw s.handle(ex);
+        }
     }
 
     /** MPI_ISend: nonblocking; complete the request with await/test. */
     public Request isend(final Object buf, final int offset, final int count, final Datatype type, final int dest, final int tag)
     {
-        return call("isend", () -> PointToPoint.isend(state, buf, offset, count, type, dest, tag, SendMode.STANDARD));
+        final CommState s = live("isend");
+        try
+        {
+            return PointToPoint.isend(s, buf, offset, count, type, dest, tag, SendMode.STANDARD);
+        }
+        catch (final MpiException ex)
+        {
+            throw s.handle(ex);
+        }
     }
 
     /** MPI_Send_init: a persistent request; each start() sends again. */
@@ -411,13 +430,29 @@ public abstract sealed class Comm permits Intracomm, Intercomm
     /** MPI_Recv: waits for a matching message. Source may be ANY_SOURCE or PROC_NULL, tag ANY_TAG. A message larger than the buffer fails with ERR_TRUNCATE (the status counts the whole message). */
     public Status recv(final Object buf, final int offset, final int count, final Datatype type, final int source, final int tag)
     {
-        return call("recv", () -> PointToPoint.irecv(state, buf, offset, count, type, source, tag).await());
+        final CommState s = live("recv");
+        try
+        {
+            return PointToPoint.irecv(s, buf, offset, count, type, source, tag).await();
+        }
+        catch (final MpiException ex)
+        {
+            throw s.handle(ex);
+        }
     }
 
     /** MPI_Irecv. */
     public Request irecv(final Object buf, final int offset, final int count, final Datatype type, final int source, final int tag)
     {
-        return call("irecv", () -> PointToPoint.irecv(state, buf, offset, count, type, source, tag));
+        final CommState s = live("irecv");
+        try
+        {
+            return PointToPoint.irecv(s, buf, offset, count, type, source, tag);
+        }
+        catch (final MpiException ex)
+        {
+            throw s.handle(ex);
+        }
     }
 
     /** MPI_Recv_init: a persistent receive. */
