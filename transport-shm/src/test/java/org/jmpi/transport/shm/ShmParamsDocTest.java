@@ -1,23 +1,13 @@
 package org.jmpi.transport.shm;
 
-import org.jmpi.spi.ParamSpec;
+import org.jmpi.testkit.ParamsDoc;
 import org.junit.jupiter.api.Test;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ShmParamsDocTest
 {
     @Test
-    void shouldDocumentEveryShmParameterWithItsDefault() throws Exception
+    void shouldDocumentEveryShmParameterWithItsDefault()
     {
-        final String doc = Files.readString(Path.of("..", "docs", "parameters.md"));
-        for (final ParamSpec spec : new ShmTransportProvider().params())
-        {
-            assertTrue(doc.contains("| `" + spec.name() + "` | " + spec.defaultValue() + " |"),
-                "docs/parameters.md lacks a row for " + spec.name() + " with default " + spec.defaultValue());
-        }
+        ParamsDoc.assertDocumented(new ShmTransportProvider());
     }
 }
