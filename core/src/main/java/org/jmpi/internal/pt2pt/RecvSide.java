@@ -177,6 +177,26 @@ final class RecvSide
         return paths[id];
     }
 
+    /**
+     * Records the matched message's envelope in {@code r} and returns the bytes it takes: all, fewer on
+     * truncation (ERR_TRUNCATE recorded), none on a type mismatch (ERR_TYPE recorded).
+     */
+    private static long accept(final RecvRequestImpl r, final int source, final int tag, final int sigCode, final long length)
+    {
+        r.messageSource = source;
+        r.messageTag = tag;
+        r.messageBytes = length;
+        if (!checkSignature(r, sigCode, length))
+        {
+            return 0;
+        }
+        if (length > r.capacityBytes)
+        {
+            r.error = ErrorClass.ERR_TRUNCATE;
+        }
+        return Math.min(length, r.capacityBytes);
+    }
+
     private static boolean checkSignature(final RecvRequestImpl r, final int sigCode, final long length)
     {
         if (length > 0 && !Signatures.compatible(sigCode, r.sigCode))
@@ -202,20 +222,10 @@ final class RecvSide
         final long senderRequest,
         final int cost)
     {
-        r.messageSource = source;
-        r.messageTag = tag;
-        r.messageBytes = length;
-        if (checkSignature(r, sigCode, length))
+        final long take = accept(r, source, tag, sigCode, length);
+        if (take > 0)
         {
-            final long take = Math.min(length, r.capacityBytes);
-            if (take > 0)
-            {
-                r.convertor.unpack(buffer, payloadIndex, (int)take);
-            }
-            if (length > r.capacityBytes)
-            {
-                r.error = ErrorClass.ERR_TRUNCATE;
-            }
+            r.convertor.unpack(buffer, payloadIndex, (int)take);
         }
         returnCredits(ch, cost);
         if (sync)
@@ -236,18 +246,7 @@ final class RecvSide
         final RendezvousPath path,
         final Object arrival)
     {
-        r.messageSource = source;
-        r.messageTag = tag;
-        r.messageBytes = length;
-        long accept = 0;
-        if (checkSignature(r, sigCode, length))
-        {
-            accept = Math.min(length, r.capacityBytes);
-            if (length > r.capacityBytes)
-            {
-                r.error = ErrorClass.ERR_TRUNCATE;
-            }
-        }
+        final long accept = accept(r, source, tag, sigCode, length);
         path.onMatched(r, ch, senderRequest, accept, arrival);
     }
 

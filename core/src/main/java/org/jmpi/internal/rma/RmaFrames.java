@@ -27,21 +27,44 @@ final class RmaFrames
         org.agrona.UnsafeApi.copyMemory(src.base(), src.address() + srcOffset, buffer.byteArray(), buffer.addressOffset() + index, length);
     }
 
-    static final class PutFrame extends ExtensionFrame
+    /** PUT, GET and ADD: the request header every one of them starts with. */
+    private abstract static class RequestFrame extends ExtensionFrame
     {
         private final int region;
+        private final int length;
         private final long targetOffset;
         private final long op;
+
+        RequestFrame(final byte type, final int region, final int length, final long targetOffset, final long op)
+        {
+            super(type);
+            this.region = region;
+            this.length = length;
+            this.targetOffset = targetOffset;
+            this.op = op;
+        }
+
+        /** Writes the header; returns the frame's start, from which the subclass writes its own fields. */
+        final int writeHeader(final MutableDirectBuffer buffer, final int index)
+        {
+            final int frame = index - BODY;
+            buffer.putInt(frame + REGION_OFFSET, region, BYTE_ORDER);
+            buffer.putInt(frame + LENGTH_OFFSET, length, BYTE_ORDER);
+            buffer.putLong(frame + TARGET_OFFSET_OFFSET, targetOffset, BYTE_ORDER);
+            buffer.putLong(frame + OP_OFFSET, op, BYTE_ORDER);
+            return frame;
+        }
+    }
+
+    static final class PutFrame extends RequestFrame
+    {
         private final BufferView src;
         private final long srcOffset;
         private final int length;
 
         PutFrame(final int region, final long targetOffset, final long op, final BufferView src, final long srcOffset, final int length)
         {
-            super(TYPE_PUT);
-            this.region = region;
-            this.targetOffset = targetOffset;
-            this.op = op;
+            super(TYPE_PUT, region, length, targetOffset, op);
             this.src = src;
             this.srcOffset = srcOffset;
             this.length = length;
@@ -56,31 +79,19 @@ final class RmaFrames
         @Override
         public void writeBody(final MutableDirectBuffer buffer, final int index)
         {
-            final int frame = index - BODY;
-            buffer.putInt(frame + REGION_OFFSET, region, BYTE_ORDER);
-            buffer.putInt(frame + LENGTH_OFFSET, length, BYTE_ORDER);
-            buffer.putLong(frame + TARGET_OFFSET_OFFSET, targetOffset, BYTE_ORDER);
-            buffer.putLong(frame + OP_OFFSET, op, BYTE_ORDER);
+            final int frame = writeHeader(buffer, index);
             copyOut(src, srcOffset, buffer, frame + PUT_DATA_OFFSET, length);
         }
     }
 
-    static final class GetFrame extends ExtensionFrame
+    static final class GetFrame extends RequestFrame
     {
-        private final int region;
-        private final long targetOffset;
-        private final long op;
         private final long originOffset;
-        private final int length;
 
         GetFrame(final int region, final long targetOffset, final long op, final long originOffset, final int length)
         {
-            super(TYPE_GET);
-            this.region = region;
-            this.targetOffset = targetOffset;
-            this.op = op;
+            super(TYPE_GET, region, length, targetOffset, op);
             this.originOffset = originOffset;
-            this.length = length;
         }
 
         @Override
@@ -92,28 +103,18 @@ final class RmaFrames
         @Override
         public void writeBody(final MutableDirectBuffer buffer, final int index)
         {
-            final int frame = index - BODY;
-            buffer.putInt(frame + REGION_OFFSET, region, BYTE_ORDER);
-            buffer.putInt(frame + LENGTH_OFFSET, length, BYTE_ORDER);
-            buffer.putLong(frame + TARGET_OFFSET_OFFSET, targetOffset, BYTE_ORDER);
-            buffer.putLong(frame + OP_OFFSET, op, BYTE_ORDER);
+            final int frame = writeHeader(buffer, index);
             buffer.putLong(frame + GET_ORIGIN_OFFSET_OFFSET, originOffset, BYTE_ORDER);
         }
     }
 
-    static final class AddFrame extends ExtensionFrame
+    static final class AddFrame extends RequestFrame
     {
-        private final int region;
-        private final long targetOffset;
-        private final long op;
         private final long delta;
 
         AddFrame(final int region, final long targetOffset, final long op, final long delta)
         {
-            super(TYPE_ADD);
-            this.region = region;
-            this.targetOffset = targetOffset;
-            this.op = op;
+            super(TYPE_ADD, region, 0, targetOffset, op);
             this.delta = delta;
         }
 
@@ -126,11 +127,7 @@ final class RmaFrames
         @Override
         public void writeBody(final MutableDirectBuffer buffer, final int index)
         {
-            final int frame = index - BODY;
-            buffer.putInt(frame + REGION_OFFSET, region, BYTE_ORDER);
-            buffer.putInt(frame + LENGTH_OFFSET, 0, BYTE_ORDER);
-            buffer.putLong(frame + TARGET_OFFSET_OFFSET, targetOffset, BYTE_ORDER);
-            buffer.putLong(frame + OP_OFFSET, op, BYTE_ORDER);
+            final int frame = writeHeader(buffer, index);
             buffer.putLong(frame + ADD_DELTA_OFFSET, delta, BYTE_ORDER);
         }
     }
