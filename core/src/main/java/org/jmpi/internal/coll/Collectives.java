@@ -88,7 +88,7 @@ public final class Collectives
 
     /**
      * The mode of a persistent {@code call} of {@code bytes} on {@code c}: null for the point-to-point schedule
-     * (forced, or ranks not sharing this heap), else put or get (forced, or the cost model's choice). Every rank
+     * (forced, or "auto" with ranks not sharing this heap), else put or get (forced, or the cost model's choice). Every rank
      * must pass the same {@code bytes} (the v-variants pass 0: their block sizes differ per rank), so that all
      * choose alike.
      */
@@ -101,7 +101,9 @@ public final class Collectives
     static DirectPersistent.Mode directMode(final CommState c, final String call, final long bytes, final boolean commutative)
     {
         final CollParams p = CollContext.of(c).params;
-        if (p.persistentSchedule.equals("p2p") || !DirectPersistent.sharedHeap(c))
+        // Forced, put and get run on every transport (across JVMs through the one-sided layer's active
+        // messages); the cost model is calibrated for ranks sharing a heap, so "auto" uses them only there.
+        if (p.persistentSchedule.equals("p2p") || (p.persistentSchedule.equals("auto") && !c.services().sharedHeap()))
         {
             return null;
         }
@@ -182,7 +184,7 @@ public final class Collectives
         return plan(c, "barrier", K_BARRIER, 0, s).withDirect(tag ->
         {
             final DirectPersistent.Mode mode = directMode(c, "barrier", 0);
-            return mode == null ? null : DirectPersistent.barrier(c, tag, mode);
+            return mode == null ? null : DirectCollectives.barrier(c, tag, mode);
         });
     }
 
@@ -217,7 +219,7 @@ public final class Collectives
         return plan(c, call, K_BCAST, root, bytes, s).withDirect(tag ->
         {
             final DirectPersistent.Mode mode = directMode(c, call, bytes);
-            return mode == null ? null : DirectPersistent.bcast(c, tag, mode, buf, offset, count, type, root);
+            return mode == null ? null : DirectCollectives.bcast(c, tag, mode, buf, offset, count, type, root);
         });
     }
 
@@ -366,7 +368,7 @@ public final class Collectives
             return plan(c, call, kind, root, s).withDirect(tag ->
             {
                 final DirectPersistent.Mode mode = directMode(c, "gather", kind == K_GATHER ? Buffers.packedBytes(call, sendCount, sendType) : 0);
-                return mode == null ? null : DirectPersistent.gather(c, call, tag, mode, mine, null, null, root);
+                return mode == null ? null : DirectCollectives.gather(c, call, tag, mode, mine, null, null, root);
             });
         }
         final Buffers.Slot[] slots = vectorSlots(call, c, recvBuf, recvOffset, recvCounts, displs, recvType, true);
@@ -388,7 +390,7 @@ public final class Collectives
         return plan(c, call, kind, root, s).withDirect(tag ->
         {
             final DirectPersistent.Mode mode = directMode(c, "gather", kind == K_GATHER ? Buffers.packedBytes(call, recvCounts[root], recvType) : 0);
-            return mode == null ? null : DirectPersistent.gather(c, call, tag, mode, null, slots, rootOwn, root);
+            return mode == null ? null : DirectCollectives.gather(c, call, tag, mode, null, slots, rootOwn, root);
         });
     }
 
@@ -436,7 +438,7 @@ public final class Collectives
             return plan(c, call, kind, root, s).withDirect(tag ->
             {
                 final DirectPersistent.Mode mode = directMode(c, "scatter", kind == K_SCATTER ? Buffers.packedBytes(call, recvCount, recvType) : 0);
-                return mode == null ? null : DirectPersistent.scatter(c, call, tag, mode, mine, null, null, root);
+                return mode == null ? null : DirectCollectives.scatter(c, call, tag, mode, mine, null, null, root);
             });
         }
         final Buffers.Slot[] slots = vectorSlots(call, c, sendBuf, sendOffset, sendCounts, displs, sendType, false);
@@ -458,7 +460,7 @@ public final class Collectives
         return plan(c, call, kind, root, s).withDirect(tag ->
         {
             final DirectPersistent.Mode mode = directMode(c, "scatter", kind == K_SCATTER ? Buffers.packedBytes(call, sendCounts[root], sendType) : 0);
-            return mode == null ? null : DirectPersistent.scatter(c, call, tag, mode, null, slots, rootOwn, root);
+            return mode == null ? null : DirectCollectives.scatter(c, call, tag, mode, null, slots, rootOwn, root);
         });
     }
 
@@ -530,7 +532,7 @@ public final class Collectives
         return plan(c, call, K_ALLGATHER, 0, bytes, s).withDirect(tag ->
         {
             final DirectPersistent.Mode mode = directMode(c, call, bytes);
-            return mode == null ? null : DirectPersistent.allgather(c, tag, mode, slots, own);
+            return mode == null ? null : DirectCollectives.allgather(c, tag, mode, slots, own);
         });
     }
 

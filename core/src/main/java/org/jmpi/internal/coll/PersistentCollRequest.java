@@ -9,7 +9,7 @@ import org.jmpi.internal.pt2pt.PersistentRequestImpl;
  * schedule built, its scratch buffers allocated and its tag fixed once, at init; each {@link #start()}
  * runs the same schedule again. Inactive until started, and again once its completion is reported. When the
  * plan offers a put- or get-based form ({@link DirectPersistent}: barrier, bcast, reduce, allreduce, gather(v),
- * scatter(v) and allgather with ranks sharing one heap) and {@code jmpi.coll.persistent.schedule} or the cost model chooses it, that form is built here, at
+ * scatter(v) and allgather) and {@code jmpi.coll.persistent.schedule} or the cost model chooses it, that form is built here, at
  * init (collectively: every rank constructs its request in the same order), and run instead.
  *
  * <p>Threading: as {@link Request}.
@@ -28,6 +28,16 @@ public final class PersistentCollRequest extends PersistentRequestImpl
     {
         super(comm.engine(), comm::handle, plan.call(), () -> direct != null ? direct.start() : plan.start());
         this.direct = direct;
+    }
+
+    @Override
+    public void free()
+    {
+        super.free();
+        if (direct != null)
+        {
+            direct.free();
+        }
     }
 
     /** The schedule this request runs: "put", "get" or "p2p" (for tests and benchmarks). */

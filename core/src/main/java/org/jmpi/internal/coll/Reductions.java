@@ -17,6 +17,7 @@ import org.jmpi.MpiException;
 import org.jmpi.Op;
 import org.jmpi.internal.coll.Collectives.Plan;
 import org.jmpi.internal.pt2pt.CommState;
+import org.jmpi.internal.reduce.Kernels;
 
 /**
  * The reducing collectives: reduce, allreduce, reduce_scatter(_block), scan, exscan, reduce_local. They work
@@ -97,7 +98,7 @@ public final class Reductions
         return plan(c, call, K_REDUCE, root, bytes, s).withDirect(tag ->
         {
             final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes, op.isCommutative());
-            return mode == null ? null : DirectPersistent.reduce(c, tag, mode, in, out, red, bytes, root);
+            return mode == null ? null : DirectCollectives.reduce(c, tag, mode, in, out, red, bytes, root);
         });
     }
 
@@ -198,7 +199,7 @@ public final class Reductions
         return plan(c, call, K_ALLREDUCE, 0, bytes, s).withDirect(tag ->
         {
             final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes, op.isCommutative());
-            return mode == null ? null : DirectPersistent.allreduce(c, tag, mode, in, out, red, bytes);
+            return mode == null ? null : DirectCollectives.allreduce(c, tag, mode, in, out, red, bytes);
         });
     }
 

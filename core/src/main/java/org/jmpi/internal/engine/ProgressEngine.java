@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * One rank's progress engine: it owns the protocol state and the transports, and is driven by
@@ -257,6 +258,50 @@ public final class ProgressEngine
                 exitDirect();
             }
         }
+    }
+
+    /**
+     * Runs {@code command} on the engine and returns its result once it ran, in either mode (offload: the
+     * caller waits for the progress thread). A runtime exception it throws is rethrown here.
+     */
+    public <T> T call(final Supplier<T> command)
+    {
+        if (!offload || Thread.currentThread() == progressThread)
+        {
+            final Object[] out = new Object[1];
+            execute(() -> out[0] = command.get());
+            @SuppressWarnings("unchecked")
+            final T result = (T)out[0];
+            return result;
+        }
+        final AtomicReference<Object> out = new AtomicReference<>();
+        final AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        final java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+        final Thread caller = Thread.currentThread();
+        execute(() ->
+        {
+            try
+            {
+                out.set(command.get());
+            }
+            catch (final RuntimeException ex)
+            {
+                failure.set(ex);
+            }
+            finally
+            {
+                ran.set(true);
+                LockSupport.unpark(caller);
+            }
+        });
+        await(ran::get);
+        if (failure.get() != null)
+        {
+            throw failure.get();
+        }
+        @SuppressWarnings("unchecked")
+        final T result = (T)out.get();
+        return result;
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.jmpi.internal.rank;
 
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 import org.jmpi.ErrorClass;
@@ -23,6 +24,7 @@ public final class RankServices
     private final String processorName;
     private final ContextIdPool contextIds;
     private final ContextRegistry contexts = new ContextRegistry();
+    private final ConcurrentHashMap<Class<?>, Object> components = new ConcurrentHashMap<>();
     private volatile boolean finalized;
 
     /**
@@ -82,6 +84,29 @@ public final class RankServices
     public ContextRegistry contexts()
     {
         return contexts;
+    }
+
+    /**
+     * Installs the rank's one instance of a layer above this package (the one-sided layer), so that code
+     * holding any of the rank's communicators finds it; the runtime does, at init.
+     */
+    public <T> void install(final Class<T> type, final T component)
+    {
+        if (components.putIfAbsent(type, component) != null)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "rank " + worldRank + " has a " + type.getSimpleName() + " already");
+        }
+    }
+
+    /** The rank's instance of {@code type} that the runtime installed. */
+    public <T> T component(final Class<T> type)
+    {
+        final Object c = components.get(type);
+        if (c == null)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "rank " + worldRank + " has no " + type.getSimpleName());
+        }
+        return type.cast(c);
     }
 
     /** Marks the rank finalized: every MPI call after this raises {@link #checkLive}'s error. */

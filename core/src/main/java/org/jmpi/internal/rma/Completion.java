@@ -11,6 +11,9 @@ import org.jmpi.MpiException;
  */
 public final class Completion
 {
+    /** A put, get or add of a fetched 0 that finished as it was issued; shared, never changed. */
+    static final Completion DONE = done(0);
+
     /** An operation that finished as it was issued (peer memory, or the origin itself). */
     static Completion done(final long value)
     {

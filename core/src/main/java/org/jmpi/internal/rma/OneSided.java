@@ -97,15 +97,26 @@ public final class OneSided
     public Completion put(final int target, final RegionKey key, final long targetOffset, final Object src, final long srcOffset,
         final long length)
     {
-        final BufferView origin = Region.addressable(src, "put");
+        return put(resolve(target, key), targetOffset, Region.addressable(src, "put"), srcOffset, length);
+    }
+
+    /** As {@link #put(int, RegionKey, long, Object, long, long)} from a region this rank registered (nothing allocated on the direct path). */
+    public Completion put(final RemoteRegion to, final long targetOffset, final Region src, final long srcOffset, final long length)
+    {
+        return put(to, targetOffset, src.view(), srcOffset, length);
+    }
+
+    private Completion put(final RemoteRegion to, final long targetOffset, final BufferView origin, final long srcOffset, final long length)
+    {
+        final RegionKey key = to.key();
         checkRange("put", key, targetOffset, length);
         checkOrigin("put", origin, srcOffset, length);
-        final BufferView direct = directView(target, key);
-        if (direct != null)
+        if (to.direct() != null)
         {
-            Region.copy(origin, srcOffset, direct, targetOffset, length);
-            return Completion.done(0);
+            Region.copy(origin, srcOffset, to.direct(), targetOffset, length);
+            return Completion.DONE;
         }
+        final int target = to.rank();
         final int fragment = fragmentBytes(target);
         final Completion completion = new Completion(fragments(length, fragment));
         final long op = track(completion, null, 0);
@@ -121,19 +132,30 @@ public final class OneSided
     public Completion get(final int target, final RegionKey key, final long targetOffset, final Object dst, final long dstOffset,
         final long length)
     {
-        final BufferView origin = Region.addressable(dst, "get");
+        return get(resolve(target, key), targetOffset, Region.addressable(dst, "get"), dstOffset, length);
+    }
+
+    /** As {@link #get(int, RegionKey, long, Object, long, long)} into a region this rank registered. */
+    public Completion get(final RemoteRegion from, final long targetOffset, final Region dst, final long dstOffset, final long length)
+    {
+        return get(from, targetOffset, dst.view(), dstOffset, length);
+    }
+
+    private Completion get(final RemoteRegion from, final long targetOffset, final BufferView origin, final long dstOffset, final long length)
+    {
+        final RegionKey key = from.key();
         checkRange("get", key, targetOffset, length);
         checkOrigin("get", origin, dstOffset, length);
         if (origin.readOnly())
         {
             throw new MpiException(ErrorClass.ERR_BUFFER, "get: the origin buffer is read-only");
         }
-        final BufferView direct = directView(target, key);
-        if (direct != null)
+        if (from.direct() != null)
         {
-            Region.copy(direct, targetOffset, origin, dstOffset, length);
-            return Completion.done(0);
+            Region.copy(from.direct(), targetOffset, origin, dstOffset, length);
+            return Completion.DONE;
         }
+        final int target = from.rank();
         final int fragment = fragmentBytes(target);
         final Completion completion = new Completion(fragments(length, fragment));
         final long op = track(completion, origin, dstOffset);
@@ -148,25 +170,44 @@ public final class OneSided
     /** Atomically adds {@code delta} to the long at {@code targetOffset} of the target's region; the completion holds the old value. */
     public Completion fetchAndAdd(final int target, final RegionKey key, final long targetOffset, final long delta)
     {
+        return fetchAndAdd(resolve(target, key), targetOffset, delta);
+    }
+
+    /**
+     * As {@link #fetchAndAdd(int, RegionKey, long, long)} on a resolved region. A notification: the target's
+     * engine is woken, and an add after a put to the same target publishes the put.
+     */
+    public Completion fetchAndAdd(final RemoteRegion to, final long targetOffset, final long delta)
+    {
+        final RegionKey key = to.key();
         checkRange("fetchAndAdd", key, targetOffset, 8);
         if ((targetOffset & 7) != 0 || !key.longAligned())
         {
             throw new MpiException(ErrorClass.ERR_RMA_RANGE, "fetchAndAdd: byte " + targetOffset + " of the target region is not " +
                 "an 8-byte aligned long" + (key.longAligned() ? "" : " (the region itself is not 8-byte aligned)"));
         }
-        final BufferView direct = directView(target, key);
-        if (direct != null)
+        final int target = to.rank();
+        if (to.direct() != null)
         {
-            final long before = Region.getAndAdd(direct, targetOffset, delta);
+            final long before = Region.getAndAdd(to.direct(), targetOffset, delta);
             if (target != rank)
             {
                 protocol.peerMemory(target).wake(target);
             }
-            return Completion.done(before);
+            return before == 0 ? Completion.DONE : Completion.done(before);
         }
         final Completion completion = new Completion(1);
         protocol.send(target, new AddFrame(key.id(), targetOffset, track(completion, null, 0), delta));
         return completion;
+    }
+
+    /**
+     * {@code target}'s region named by {@code key}, resolved once: where this rank reaches it directly (itself, or
+     * through peer memory) the view of its memory, so that later operations on it map nothing.
+     */
+    public RemoteRegion resolve(final int target, final RegionKey key)
+    {
+        return new RemoteRegion(target, key, directView(target, key));
     }
 
     /** The target region's memory when this rank can reach it directly (itself, or through peer memory); else null. */

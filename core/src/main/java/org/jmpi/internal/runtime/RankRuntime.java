@@ -13,6 +13,7 @@ import org.jmpi.internal.pt2pt.FrameDescriptor;
 import org.jmpi.internal.pt2pt.PointToPoint;
 import org.jmpi.internal.pt2pt.Protocol;
 import org.jmpi.internal.rank.RankServices;
+import org.jmpi.internal.rma.OneSided;
 import org.jmpi.spi.Bootstrap;
 import org.jmpi.spi.Params;
 import org.jmpi.spi.Transport;
@@ -173,6 +174,8 @@ public final class RankRuntime
             FIRST_FREE_CONTEXT);
         // A freed communicator's context drops the frames no receive takes, until the id may be chosen again.
         services.contexts().hooks(protocol::contextClosed, protocol::contextOpened);
+        // The one-sided layer registers its frame handlers before any peer can send it a frame (the fence below).
+        services.install(OneSided.class, engine.call(() -> new OneSided(protocol, rank)));
         world = new CommState(protocol, bsendBuffer, aborter, services, WORLD_CONTEXT, WORLD_CONTEXT + 1, rank,
             IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_ARE_FATAL, "WORLD");
         self = new CommState(protocol, bsendBuffer, aborter, services, SELF_CONTEXT, SELF_CONTEXT + 1, 0,

@@ -1,4 +1,4 @@
-package org.jmpi.internal.coll;
+package org.jmpi.internal.reduce;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -17,6 +17,9 @@ import org.jmpi.Op;
  *
  * <p>A reduction is split (Rabenseifner, ring) in <em>units</em>: a basic element for predefined ops, an
  * item for user ops ({@link #unitBytes}).
+ *
+ * <p>In a package of its own, below point-to-point, so that the collectives and the one-sided layer's
+ * accumulate (the RMA issue) share one set of kernels.
  *
  * <p>Stateless; any thread.
  */

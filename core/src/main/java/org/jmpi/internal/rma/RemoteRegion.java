@@ -1,0 +1,21 @@
+package org.jmpi.internal.rma;
+
+import org.jmpi.internal.datatype.BufferView;
+
+/**
+ * A peer's region as one rank reaches it: the peer's world rank, the key it sent, and where this rank can
+ * copy to it directly (itself, or through the transport's peer memory) the view of its memory, else null
+ * (active messages). Made by {@link OneSided#resolve} once, so that repeated operations map nothing.
+ *
+ * @param rank   the target's world rank.
+ * @param key    the region's key, as the target registered it.
+ * @param direct the target's memory, or null when operations go through frames.
+ */
+public record RemoteRegion(int rank, RegionKey key, BufferView direct)
+{
+    /** The memory object the region is, where this rank reaches it directly (e.g. the peer's byte[]); else null. */
+    public Object directMemory()
+    {
+        return direct == null ? null : direct.buffer();
+    }
+}
