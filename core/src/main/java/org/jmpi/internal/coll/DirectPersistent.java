@@ -60,7 +60,7 @@ final class DirectPersistent
     }
 
     private static final Status OK = new Status(Comm.ANY_SOURCE, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0);
-    /** Longs of one peer record: the counters' key, the data's key, the offset and the length of the part. */
+    /** Longs of one peer record: the counters' key, the data's key, the offset and the length of the part (14). */
     private static final int RECORD = 2 * RegionKey.LONGS + 2;
     /** Added with a signal that carries a failure: the low bits still count one signal. */
     private static final long FAILURE = 1L << 40;
@@ -115,7 +115,6 @@ final class DirectPersistent
         this.peerData = new RemoteRegion[size];
         this.awaitedPerEpoch = new int[size];
         this.failuresSeen = new long[size];
-        final RegionKey none = new RegionKey(0, 0, 0, false);
         for (int p = 0; p < size; p++)
         {
             if (p == rank)
@@ -125,7 +124,7 @@ final class DirectPersistent
             final int at = p * RECORD;
             counters.key().toLongs(sent, at);
             final int part = exposed[p];
-            (memory == null || part < 0 ? none : memory.region().key()).toLongs(sent, at + RegionKey.LONGS);
+            (memory == null || part < 0 ? RegionKey.NONE : memory.region().key()).toLongs(sent, at + RegionKey.LONGS);
             sent[at + 2 * RegionKey.LONGS] = part < 0 ? 0 : memory.offset(part);
             sent[at + 2 * RegionKey.LONGS + 1] = part < 0 ? -1 : memory.length(part);
             exchange[2 * p] = PointToPoint.irecv(comm, comm.collContextId(), received, at, RECORD, Datatype.LONG, p, tag);

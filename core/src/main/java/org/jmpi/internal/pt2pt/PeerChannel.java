@@ -1,6 +1,7 @@
 package org.jmpi.internal.pt2pt;
 
 import org.jmpi.spi.PeerMemory;
+import org.jmpi.spi.RemoteMemory;
 import org.jmpi.spi.Transport;
 
 import java.util.ArrayDeque;
@@ -18,6 +19,8 @@ final class PeerChannel
     final Transport transport;
     /** The transport's peer memory, or null when it has none. */
     final PeerMemory peerMemory;
+    /** The transport's remote memory, or null when it has none. */
+    final RemoteMemory remoteMemory;
     final int maxFrameLength;
     /** The datatypes this pair of ranks described to each other (peer-copy RTS). */
     final TypeTable types;
@@ -34,6 +37,7 @@ final class PeerChannel
         this.worldRank = worldRank;
         this.transport = transport;
         this.peerMemory = transport.feature(PeerMemory.class);
+        this.remoteMemory = transport.feature(RemoteMemory.class);
         this.maxFrameLength = transport.maxFrameLength();
         this.types = new TypeTable(worldRank);
     }

@@ -7,6 +7,7 @@ import org.jmpi.MpiException;
 import org.jmpi.internal.engine.ProgressEngine;
 import org.jmpi.spi.FrameHandler;
 import org.jmpi.spi.PeerMemory;
+import org.jmpi.spi.RemoteMemory;
 import org.jmpi.spi.Transport;
 
 import java.util.ArrayList;
@@ -150,6 +151,12 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     public PeerMemory peerMemory(final int worldRank)
     {
         return peers[worldRank].peerMemory;
+    }
+
+    /** The remote memory of the transport reaching {@code worldRank}, or null when it has none. */
+    public RemoteMemory remoteMemory(final int worldRank)
+    {
+        return peers[worldRank].remoteMemory;
     }
 
     /** The largest frame the transport reaching {@code worldRank} takes. */

@@ -1,5 +1,7 @@
 package org.jmpi.internal.rma;
 
+import java.util.ArrayDeque;
+
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -7,8 +9,10 @@ import org.agrona.collections.Long2ObjectHashMap;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.internal.datatype.BufferView;
+import org.jmpi.internal.pt2pt.ExtensionFrame;
 import org.jmpi.internal.pt2pt.Protocol;
 import org.jmpi.spi.PeerMemory;
+import org.jmpi.spi.RemoteMemory;
 
 import static org.jmpi.internal.rma.RmaFrameDescriptor.*;
 import static org.jmpi.internal.rma.RmaFrames.*;
@@ -20,6 +24,10 @@ import static org.jmpi.internal.rma.RmaFrames.*;
  * <li><b>peer memory</b> (threads of one JVM; the PVAS arena): the origin maps the target's region and
  * copies or adds directly; the operation is complete when the call returns. An add wakes the target's
  * engine, so a target waiting on a counter sees it at once.</li>
+ * <li><b>remote memory</b> (RDMA; a transport that copies on the target's behalf): where the transport to
+ * the target offers {@link RemoteMemory} and both sides registered with it, puts and gets from and to registered
+ * regions go through it and complete when the transport reports them; frames to that target wait for its puts
+ * in flight, so an add still publishes the puts before it.</li>
  * <li><b>active messages</b> otherwise: PUT, GET and ADD frames (laid out by {@link RmaFrameDescriptor}) in
  * fragments that fit the transport's frames; the target's engine applies each and answers; the operation
  * is complete when every fragment is answered. The target needs no call of its own: its engine applies
@@ -41,11 +49,20 @@ public final class OneSided
     private final Int2ObjectHashMap<Region> regions = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<Pending> pending = new Long2ObjectHashMap<>();
     private final PeerMemory exposing;
+    /** The remote memory regions are registered with (the first transport's that has one), or null. */
+    private final RemoteMemory remote;
+    /** Per world rank: remote-memory puts in flight, which frames to that rank must not overtake. */
+    private final int[] remotePuts;
+    /** Per world rank: request frames held back until its remote-memory puts complete (in order). */
+    private final ArrayDeque<ExtensionFrame>[] heldBack;
     private int nextRegionId = 1;
     private long nextOp = 1;
 
-    /** An operation waiting for its fragments' answers; a get also knows where the bytes go. */
-    private record Pending(Completion completion, BufferView originView, long originBase)
+    /**
+     * An operation waiting for its answers: a get through frames also knows where the bytes go; a remote-memory
+     * put knows its target, whose held-back frames it releases.
+     */
+    private record Pending(Completion completion, BufferView originView, long originBase, int remotePutTarget)
     {
     }
 
@@ -60,11 +77,25 @@ public final class OneSided
             found = r == rank ? null : protocol.peerMemory(r);
         }
         this.exposing = found;
+        RemoteMemory remoteFound = null;
+        for (int r = 0; r < protocol.worldSize() && remoteFound == null; r++)
+        {
+            remoteFound = r == rank ? null : protocol.remoteMemory(r);
+        }
+        this.remote = remoteFound;
+        this.remotePuts = new int[protocol.worldSize()];
+        @SuppressWarnings("unchecked")
+        final ArrayDeque<ExtensionFrame>[] queues = new ArrayDeque[protocol.worldSize()];
+        this.heldBack = queues;
         protocol.register(TYPE_PUT, this::onPut);
         protocol.register(TYPE_GET, this::onGet);
         protocol.register(TYPE_ADD, this::onAdd);
         protocol.register(TYPE_ACK, this::onAck);
         protocol.register(TYPE_GET_DATA, this::onGetData);
+        if (remote != null)
+        {
+            remote.completions(this::onRemoteComplete);
+        }
     }
 
     /**
@@ -75,7 +106,13 @@ public final class OneSided
     {
         final BufferView view = Region.addressable(memory, "register");
         final long handle = exposing == null ? 0 : exposing.expose(memory);
-        final Region region = new Region(nextRegionId++, view, handle);
+        final long registration = remote == null ? 0 : remote.register(memory);
+        final long[] remoteKey = new long[RemoteMemory.KEY_LONGS];
+        if (registration != 0)
+        {
+            remote.remoteKey(registration, remoteKey, 0);
+        }
+        final Region region = new Region(nextRegionId++, view, handle, registration, remoteKey);
         regions.put(region.id(), region);
         return region;
     }
@@ -91,6 +128,10 @@ public final class OneSided
         {
             exposing.withdraw(region.handle());
         }
+        if (region.registration() != 0)
+        {
+            remote.deregister(region.registration());
+        }
     }
 
     /** Writes {@code length} bytes of {@code src} from byte {@code srcOffset} into the target's region at {@code targetOffset}. */
@@ -103,6 +144,20 @@ public final class OneSided
     /** As {@link #put(int, RegionKey, long, Object, long, long)} from a region this rank registered (nothing allocated on the direct path). */
     public Completion put(final RemoteRegion to, final long targetOffset, final Region src, final long srcOffset, final long length)
     {
+        if (to.remote() && src.registration() != 0)
+        {
+            checkRange("put", to.key(), targetOffset, length);
+            checkOrigin("put", src.view(), srcOffset, length);
+            final Completion completion = new Completion(1);
+            final long op = nextOp++;
+            pending.put(op, new Pending(completion, null, 0, to.rank()));
+            if (remote.put(to.rank(), to.remoteKey(), 0, targetOffset, src.registration(), srcOffset, length, op))
+            {
+                remotePuts[to.rank()]++;
+                return completion;
+            }
+            pending.remove(op);
+        }
         return put(to, targetOffset, src.view(), srcOffset, length);
     }
 
@@ -123,7 +178,7 @@ public final class OneSided
         for (long done = 0; done == 0 || done < length; done += fragment)
         {
             final int chunk = (int)Math.min(fragment, length - done);
-            protocol.send(target, new PutFrame(key.id(), targetOffset + done, op, origin, srcOffset + done, chunk));
+            sendInOrder(target, new PutFrame(key.id(), targetOffset + done, op, origin, srcOffset + done, chunk));
         }
         return completion;
     }
@@ -138,6 +193,18 @@ public final class OneSided
     /** As {@link #get(int, RegionKey, long, Object, long, long)} into a region this rank registered. */
     public Completion get(final RemoteRegion from, final long targetOffset, final Region dst, final long dstOffset, final long length)
     {
+        if (from.remote() && dst.registration() != 0 && !dst.view().readOnly())
+        {
+            checkRange("get", from.key(), targetOffset, length);
+            checkOrigin("get", dst.view(), dstOffset, length);
+            final Completion completion = new Completion(1);
+            final long op = track(completion, null, 0);
+            if (remote.get(from.rank(), from.remoteKey(), 0, targetOffset, dst.registration(), dstOffset, length, op))
+            {
+                return completion;
+            }
+            pending.remove(op);
+        }
         return get(from, targetOffset, dst.view(), dstOffset, length);
     }
 
@@ -162,7 +229,7 @@ public final class OneSided
         for (long done = 0; done == 0 || done < length; done += fragment)
         {
             final int chunk = (int)Math.min(fragment, length - done);
-            protocol.send(target, new GetFrame(key.id(), targetOffset + done, op, done, chunk));
+            sendInOrder(target, new GetFrame(key.id(), targetOffset + done, op, done, chunk));
         }
         return completion;
     }
@@ -197,7 +264,7 @@ public final class OneSided
             return before == 0 ? Completion.DONE : Completion.done(before);
         }
         final Completion completion = new Completion(1);
-        protocol.send(target, new AddFrame(key.id(), targetOffset, track(completion, null, 0), delta));
+        sendInOrder(target, new AddFrame(key.id(), targetOffset, track(completion, null, 0), delta));
         return completion;
     }
 
@@ -207,7 +274,52 @@ public final class OneSided
      */
     public RemoteRegion resolve(final int target, final RegionKey key)
     {
-        return new RemoteRegion(target, key, directView(target, key));
+        final BufferView direct = directView(target, key);
+        final boolean viaRemote = direct == null && key.hasRemoteKey() && remote != null && protocol.remoteMemory(target) == remote;
+        return new RemoteRegion(target, key, direct, viaRemote);
+    }
+
+    /**
+     * Sends a request frame to {@code target} after the remote-memory puts in flight to it, so that a frame
+     * (an add that notifies) never overtakes a put it should publish.
+     */
+    private void sendInOrder(final int target, final ExtensionFrame frame)
+    {
+        if (remotePuts[target] == 0 && (heldBack[target] == null || heldBack[target].isEmpty()))
+        {
+            protocol.send(target, frame);
+            return;
+        }
+        if (heldBack[target] == null)
+        {
+            heldBack[target] = new ArrayDeque<>();
+        }
+        heldBack[target].add(frame);
+    }
+
+    /** A remote-memory operation finished (the transport reports it from its progress). */
+    private void onRemoteComplete(final long op, final MpiException failure)
+    {
+        final Pending p = take(op, rank);
+        if (p.remotePutTarget() >= 0)
+        {
+            final int target = p.remotePutTarget();
+            if (--remotePuts[target] == 0 && heldBack[target] != null)
+            {
+                ExtensionFrame f;
+                while ((f = heldBack[target].poll()) != null)
+                {
+                    protocol.send(target, f);
+                }
+            }
+        }
+        if (failure != null)
+        {
+            pending.remove(op);
+            p.completion().fail(failure);
+            return;
+        }
+        finished(op, p, 0);
     }
 
     /** The target region's memory when this rank can reach it directly (itself, or through peer memory); else null. */
@@ -228,7 +340,7 @@ public final class OneSided
     private long track(final Completion completion, final BufferView originView, final long originBase)
     {
         final long op = nextOp++;
-        pending.put(op, new Pending(completion, originView, originBase));
+        pending.put(op, new Pending(completion, originView, originBase, -1));
         return op;
     }
 

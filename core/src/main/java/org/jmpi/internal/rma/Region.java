@@ -18,12 +18,22 @@ public final class Region
     private final int id;
     private final BufferView view;
     private final long handle;
+    private final long registration;
+    private final long remote0;
+    private final long remote1;
 
-    Region(final int id, final BufferView view, final long handle)
+    /**
+     * @param handle       the peer-memory handle, or 0.
+     * @param registration the transport's remote-memory registration, or 0; {@code remoteKey} its key.
+     */
+    Region(final int id, final BufferView view, final long handle, final long registration, final long[] remoteKey)
     {
         this.id = id;
         this.view = view;
         this.handle = handle;
+        this.registration = registration;
+        this.remote0 = registration == 0 ? 0 : remoteKey[0];
+        this.remote1 = registration == 0 ? 0 : remoteKey[1];
     }
 
     /** The view of one-sided memory, or ERR_BUFFER when {@code memory} cannot be addressed in bytes. */
@@ -48,10 +58,16 @@ public final class Region
         return handle;
     }
 
+    /** The remote-memory registration, or 0. */
+    long registration()
+    {
+        return registration;
+    }
+
     /** The key peers use to reach this region. */
     public RegionKey key()
     {
-        return new RegionKey(id, handle, view.capacityBytes(), (view.address() & 7) == 0);
+        return new RegionKey(id, handle, view.capacityBytes(), (view.address() & 7) == 0, remote0, remote1);
     }
 
     public long lengthBytes()

@@ -126,7 +126,31 @@ class OneSidedTest
                 assertEquals(total, regions[0].loadLong(8));
             }
 
-            // 4. Ranges are checked at the origin, before anything moves.
+            // 4. From and into registered regions, on the path the transport gives (remote memory where it offers it
+            // and no peer memory: the jmpi.jvm.memory=remote axis); an add after a put still publishes it.
+            final RemoteRegion toInbox = onEngine(engine, () -> os.resolve(right, rightInbox));
+            final boolean viaRemote = right != rank && !protocol.hasPeerMemory(right) && protocol.remoteMemory(right) != null;
+            assertEquals(viaRemote, toInbox.remote(), "remote-memory path exactly where the transport offers only that");
+            assertEquals(right == rank || protocol.hasPeerMemory(right), toInbox.direct() != null);
+            world.barrier();
+            final Completion regionPut = onEngine(engine, () -> os.put(toInbox, 0, regions[2], 0, DATA_BYTES));
+            final Completion regionNotify = onEngine(engine, () -> os.fetchAndAdd(os.resolve(right, rightCounters), 16, 1));
+            engine.await(() -> regionPut.isDone() && regionNotify.isDone());
+            engine.await(() -> regions[0].loadLong(16) == 1);
+            for (int i = 0; i < DATA_BYTES; i++)
+            {
+                assertEquals(pattern(left + 100, i), inbox[i], "byte " + i + " put from rank " + left + "'s registered region");
+            }
+            final Completion regionGet = onEngine(engine, () -> os.get(os.resolve(right, rightPublished), 3, regions[1], 0, 64));
+            engine.await(regionGet::isDone);
+            assertTrue(regionGet.failure() == null);
+            for (int i = 0; i < 64; i++)
+            {
+                assertEquals(pattern(right + 100, 3 + i), inbox[i], "byte " + (3 + i) + " got from rank " + right + " into a region");
+            }
+            world.barrier();
+
+            // 5. Ranges are checked at the origin, before anything moves.
             final MpiException range = assertThrows(MpiException.class,
                 () -> onEngine(engine, () -> os.put(right, rightInbox, DATA_BYTES - 3, out, 0, 4)));
             assertEquals(ErrorClass.ERR_RMA_RANGE, range.errorClass());

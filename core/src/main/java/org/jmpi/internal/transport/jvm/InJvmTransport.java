@@ -7,6 +7,7 @@ import org.jmpi.MpiException;
 import org.jmpi.spi.FrameHandler;
 import org.jmpi.spi.FrameWriter;
 import org.jmpi.spi.PeerMemory;
+import org.jmpi.spi.RemoteMemory;
 import org.jmpi.spi.Transport;
 import org.jmpi.spi.TransportContext;
 
@@ -86,7 +87,9 @@ final class InJvmTransport implements Transport
     private final Endpoint[] peers;
     private final boolean[] reachable;
     private final int maxFrameLength;
-    private final PeerMemory peerMemory = new HeapPeerMemory();
+    /** Offered unless {@code jmpi.jvm.memory=remote}; then {@link #remoteMemory} is, in its place. */
+    private final PeerMemory peerMemory;
+    private final HeapRemoteMemory remoteMemory;
 
     InJvmTransport(final TransportContext context)
     {
@@ -95,6 +98,14 @@ final class InJvmTransport implements Transport
         this.hub = (Hub)context.jvmShared().computeIfAbsent("jvm.hub", k -> new Hub());
         final Inbox inbox = new Inbox(context.params().getLong(InJvmTransportProvider.INBOX_SIZE), context.waker());
         this.self = new Endpoint(inbox, new HeapExposures());
+        final String memory = context.params().get(InJvmTransportProvider.MEMORY);
+        if (!memory.equals("peer") && !memory.equals("remote"))
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "jmpi.jvm.memory must be peer or remote, not '" + memory + "'");
+        }
+        final boolean remote = memory.equals("remote");
+        this.peerMemory = remote ? null : new HeapPeerMemory();
+        this.remoteMemory = remote ? new HeapRemoteMemory(rank, self.exposures(), r -> peer(r).exposures()) : null;
         hub.endpoints.put(rank, self);
         this.maxFrameLength = (int)Math.min(MAX_FRAME_LENGTH, inbox.capacityBytes / 2);
         this.peers = new Endpoint[context.size()];
@@ -127,7 +138,11 @@ final class InJvmTransport implements Transport
     @Override
     public <T> T feature(final Class<T> type)
     {
-        return type == PeerMemory.class ? type.cast(peerMemory) : null;
+        if (type == PeerMemory.class)
+        {
+            return type.cast(peerMemory);
+        }
+        return type == RemoteMemory.class ? type.cast(remoteMemory) : null;
     }
 
     private Endpoint peer(final int peerRank)
@@ -172,7 +187,7 @@ final class InJvmTransport implements Transport
     public int progress(final FrameHandler handler)
     {
         final Inbox inbox = self.inbox();
-        int count = 0;
+        int count = remoteMemory == null ? 0 : remoteMemory.reportCompletions();
         Frame f;
         while (count < POLL_LIMIT && (f = inbox.queue.poll()) != null)
         {

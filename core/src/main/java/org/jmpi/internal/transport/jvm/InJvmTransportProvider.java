@@ -14,10 +14,14 @@ public final class InJvmTransportProvider implements TransportProvider
     public static final ParamSpec INBOX_SIZE = new ParamSpec("jmpi.jvm.inbox.size", "4m", "bytes",
         "In-JVM transport: frame bytes a rank's inbox holds before senders see back-pressure.");
 
+    public static final ParamSpec MEMORY = new ParamSpec("jmpi.jvm.memory", "peer", "name",
+        "In-JVM transport: the memory feature it offers, peer (direct copies between ranks' heap objects) or remote " +
+        "(put and get with completions, as an RDMA transport; for testing the one-sided layer's remote-memory path).");
+
     @Override
     public java.util.List<ParamSpec> params()
     {
-        return java.util.List.of(INBOX_SIZE);
+        return java.util.List.of(INBOX_SIZE, MEMORY);
     }
 
     @Override

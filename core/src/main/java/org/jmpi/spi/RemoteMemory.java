@@ -1,0 +1,67 @@
+package org.jmpi.spi;
+
+import org.jmpi.MpiException;
+
+/**
+ * A transport feature: one-sided access to memory a peer registered, without the peer taking part, as RDMA
+ * verbs give it (a shared arena can give it with copies). The one-sided layer uses it for put and get where
+ * the transport to the target offers no {@link PeerMemory}, and frames (active messages) otherwise.
+ *
+ * <p>A rank {@link #register registers} memory once and sends peers its {@link #remoteKey remote key}
+ * ({@link #KEY_LONGS} longs) in a frame or message; a peer names the key, an offset and a length in
+ * {@link #put} and {@link #get}, whose local side is memory the peer registered itself. Operations
+ * complete asynchronously: the transport reports each, with the token the caller gave, to the
+ * {@link Completions} handler from inside its {@link Transport#progress progress}. A put is reported once
+ * its bytes are in the target's memory (remote completion), a get once they are in the origin's. Nothing
+ * orders a put against the transport's frames: a caller that wants a frame to publish a put waits for the
+ * put's completion first. Atomics come with the first transport that has them (the RMA issue).
+ *
+ * <p>Threading: every method on the calling rank's progress thread (engine thread); the handler is called
+ * on it too, from {@code progress}.
+ */
+public interface RemoteMemory
+{
+    /** Longs in a remote key. */
+    int KEY_LONGS = 2;
+
+    /** Where a transport reports finished operations. */
+    @FunctionalInterface
+    interface Completions
+    {
+        /**
+         * One operation finished.
+         *
+         * @param token   what the caller passed to {@link #put} or {@link #get}.
+         * @param failure null on success; else why the operation did not happen (the bytes are undefined).
+         */
+        void onComplete(long token, MpiException failure);
+    }
+
+    /** Sets the completion handler; once, before any operation. */
+    void completions(Completions handler);
+
+    /**
+     * Registers {@code memory} (a primitive array or a {@link java.nio.ByteBuffer}) for peers' puts and gets
+     * and for this rank's own as their local side.
+     *
+     * @return the registration (non-zero), or 0 when this transport cannot register that memory.
+     */
+    long register(Object memory);
+
+    /** Ends a registration; peers must not name its key any more. */
+    void deregister(long registration);
+
+    /** Writes the remote key of {@code registration} at {@code out[at]}, {@link #KEY_LONGS} longs. */
+    void remoteKey(long registration, long[] out, int at);
+
+    /**
+     * Starts writing {@code length} bytes of this rank's registration from {@code localOffset} into the
+     * memory {@code peerRank} registered under {@code key} (at {@code key[keyAt]}), from {@code remoteOffset}.
+     *
+     * @return false when the transport has no room for the operation now (nothing started; retry later).
+     */
+    boolean put(int peerRank, long[] key, int keyAt, long remoteOffset, long registration, long localOffset, long length, long token);
+
+    /** As {@link #put}, reading the peer's memory into this rank's registration. */
+    boolean get(int peerRank, long[] key, int keyAt, long remoteOffset, long registration, long localOffset, long length, long token);
+}
