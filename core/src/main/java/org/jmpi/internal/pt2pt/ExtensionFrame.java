@@ -29,6 +29,13 @@ public abstract class ExtensionFrame implements Outbound
         this.type = type;
     }
 
+    /** A point-to-point frame of this package's own (a type below {@link FrameDescriptor#FIRST_EXTENSION_TYPE}). */
+    ExtensionFrame(final byte type, final boolean pointToPoint)
+    {
+        assert pointToPoint && type < FIRST_EXTENSION_TYPE;
+        this.type = type;
+    }
+
     /** The frame type its receiver's handler is registered for. */
     public final byte type()
     {

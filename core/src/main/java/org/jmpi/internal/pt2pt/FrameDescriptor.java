@@ -55,7 +55,7 @@ public final class FrameDescriptor
     public static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
 
     /** Version of this layout; every rank publishes it at init and all must agree (RankRuntime). */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     public static final byte TYPE_EAGER = 1;
     public static final byte TYPE_RTS = 2;
@@ -64,6 +64,8 @@ public final class FrameDescriptor
     public static final byte TYPE_ACK = 5;
     public static final byte TYPE_FIN = 6;
     public static final byte TYPE_CREDIT = 7;
+    /** Split copy: the receiver's half of the handshake (its buffer, type and the shared progress words). */
+    public static final byte TYPE_SPLIT = 8;
     /** Frame types from here to 127 are dispatched to handlers other layers register. */
     public static final byte FIRST_EXTENSION_TYPE = 32;
 
@@ -71,6 +73,8 @@ public final class FrameDescriptor
     public static final byte PATH_FRAGMENTS = 0;
     /** RTS path: the receiver copies straight from the sender's exposed buffer, then answers FIN. */
     public static final byte PATH_PEER_COPY = 1;
+    /** RTS path: as peer copy; the receiver answers SPLIT and both sides copy parts of the stream (PVAS split copy). */
+    public static final byte PATH_SPLIT_COPY = 2;
 
     /** EAGER flag: the sender waits for an ACK when the message matches (synchronous mode). */
     public static final byte FLAG_SYNC = 1;
@@ -111,6 +115,18 @@ public final class FrameDescriptor
     public static final int REPLY_LENGTH = REPLY_SENDER_REQUEST_OFFSET + 8;
 
     public static final int CREDIT_LENGTH = COMMON_LENGTH;
+
+    public static final int SPLIT_SENDER_REQUEST_OFFSET = COMMON_LENGTH;
+    public static final int SPLIT_RECV_HANDLE_OFFSET = SPLIT_SENDER_REQUEST_OFFSET + 8;
+    public static final int SPLIT_STATE_HANDLE_OFFSET = SPLIT_RECV_HANDLE_OFFSET + 8;
+    public static final int SPLIT_RECV_ELEMENT_OFFSET_OFFSET = SPLIT_STATE_HANDLE_OFFSET + 8;
+    public static final int SPLIT_RECV_COUNT_OFFSET = SPLIT_RECV_ELEMENT_OFFSET_OFFSET + 8;
+    public static final int SPLIT_ACCEPT_OFFSET = SPLIT_RECV_COUNT_OFFSET + 8;
+    public static final int SPLIT_AT_OFFSET = SPLIT_ACCEPT_OFFSET + 8;
+    public static final int SPLIT_TYPE_ID_OFFSET = SPLIT_AT_OFFSET + 8;
+    public static final int SPLIT_WIRE_LENGTH_OFFSET = SPLIT_TYPE_ID_OFFSET + 4;
+    /** Then the receive type's wire form, {@code SPLIT_WIRE_LENGTH} bytes (0 when the sender has the type). */
+    public static final int SPLIT_LENGTH = SPLIT_WIRE_LENGTH_OFFSET + 4;
 
     private FrameDescriptor()
     {

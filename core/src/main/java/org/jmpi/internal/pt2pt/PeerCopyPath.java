@@ -22,7 +22,7 @@ import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
 final class PeerCopyPath implements RendezvousPath
 {
     /** What the receiver keeps of an RTS until it matches. */
-    private record Arrival(long handle, long elementOffset, long count, Datatype type)
+    record Arrival(long handle, long elementOffset, long count, Datatype type)
     {
     }
 

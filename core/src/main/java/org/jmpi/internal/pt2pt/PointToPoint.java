@@ -160,8 +160,10 @@ public final class PointToPoint
         {
             return null;
         }
-        return new RecvRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, source, tag, convertor,
+        final RecvRequestImpl r = new RecvRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, source, tag, convertor,
             Signatures.homogeneousCode(type));
+        r.elementOffset = offset;
+        return r;
     }
 
     private static RequestImpl procNullRecv(final CommState c)

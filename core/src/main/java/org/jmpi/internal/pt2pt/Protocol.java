@@ -39,6 +39,7 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     private final FrameEncoder encoder = new FrameEncoder();
     private final FragmentPath fragments;
     private final SendSide sendSide;
+    private final SplitCopyPath splitCopy;
     private final RecvSide recvSide;
     private final FrameHandler[] extensions = new FrameHandler[FRAME_TYPES];
     private final ArrayList<PeerChannel> pendingChannels = new ArrayList<>();
@@ -64,11 +65,23 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
         this.transports = distinct.toArray(new Transport[0]);
         this.fragments = new FragmentPath(this, fragmentSize);
         final PeerCopyPath peerCopy = new PeerCopyPath(this);
-        final RendezvousPath[] paths = new RendezvousPath[2];
+        this.splitCopy = new SplitCopyPath(this, peerCopy);
+        final RendezvousPath[] paths = new RendezvousPath[3];
         paths[PATH_FRAGMENTS] = fragments;
         paths[PATH_PEER_COPY] = peerCopy;
-        this.sendSide = new SendSide(this, fragments, peerCopy, encoder, eagerLimit, eagerWindow);
+        paths[PATH_SPLIT_COPY] = splitCopy;
+        this.sendSide = new SendSide(this, fragments, peerCopy, splitCopy, encoder, eagerLimit, eagerWindow);
         this.recvSide = new RecvSide(this, matcher, paths, eagerWindow);
+    }
+
+    /**
+     * The PVAS split copy between ranks with peer memory: rendezvous messages of at least {@code minBytes} take it,
+     * the receiver starting on {@code fraction} of each. Before any traffic.
+     */
+    public void splitCopy(final double fraction, final long minBytes)
+    {
+        splitCopy.split(fraction);
+        sendSide.splitMin(minBytes);
     }
 
     public void engine(final ProgressEngine engine)
@@ -284,6 +297,7 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
             case TYPE_DATA -> fragments.onData(srcRank, buffer, index);
             case TYPE_ACK -> sendSide.onReply(ch, buffer.getLong(index + REPLY_SENDER_REQUEST_OFFSET, BYTE_ORDER), false);
             case TYPE_FIN -> sendSide.onReply(ch, buffer.getLong(index + REPLY_SENDER_REQUEST_OFFSET, BYTE_ORDER), true);
+            case TYPE_SPLIT -> sendSide.onSplit(ch, buffer, index, lengthBytes);
             case TYPE_CREDIT ->
             {
             }

@@ -21,6 +21,8 @@ final class RecvRequestImpl extends RequestImpl
     final Posted entry = new Posted(this);
 
     long id;
+    /** Where the receive buffer's items start, in its elements (the split copy tells the sender). */
+    long elementOffset;
     int messageSource;
     int messageTag;
     long messageBytes;

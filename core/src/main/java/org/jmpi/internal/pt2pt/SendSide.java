@@ -1,5 +1,6 @@
 package org.jmpi.internal.pt2pt;
 
+import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
@@ -13,9 +14,9 @@ import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
  * frame carries envelope and payload, packed by the send convertor straight into the transport's memory.
  * A standard send is complete when the frame is written; a synchronous one waits for ACK.</li>
  * <li>Rendezvous otherwise: an RTS carries the envelope and names the path that moves the data, chosen
- * here from the peer transport's features: {@link PeerCopyPath} where the send buffer can be exposed as
- * peer memory, else {@link FragmentPath}. (The PVAS issue adds the split copy and a cost model over the
- * send and receive layouts' statistics here.)</li>
+ * here from the peer transport's features and the size: where the send buffer can be exposed as peer
+ * memory, {@link SplitCopyPath} from {@code jmpi.pvas.split.min} bytes and {@link PeerCopyPath} below; else
+ * {@link FragmentPath}. (The PVAS issue's cost model over both layouts' statistics comes here.)</li>
  * </ol>
  *
  * <p>Threading: engine thread only.
@@ -25,20 +26,23 @@ final class SendSide
     private final Protocol protocol;
     private final FragmentPath fragments;
     private final PeerCopyPath peerCopy;
+    private final SplitCopyPath splitCopy;
     private final FrameEncoder encoder;
     private final long eagerLimit;
     private final long eagerWindow;
     private final Long2ObjectHashMap<SendRequestImpl> awaitingReply = new Long2ObjectHashMap<>();
     /** Rendezvous messages sent, by path id. */
-    private final long[] rendezvousByPath = new long[2];
+    private final long[] rendezvousByPath = new long[3];
     private long nextId = 1;
+    private long splitMin = Long.MAX_VALUE;
 
-    SendSide(final Protocol protocol, final FragmentPath fragments, final PeerCopyPath peerCopy, final FrameEncoder encoder,
-        final long eagerLimit, final long eagerWindow)
+    SendSide(final Protocol protocol, final FragmentPath fragments, final PeerCopyPath peerCopy, final SplitCopyPath splitCopy,
+        final FrameEncoder encoder, final long eagerLimit, final long eagerWindow)
     {
         this.protocol = protocol;
         this.fragments = fragments;
         this.peerCopy = peerCopy;
+        this.splitCopy = splitCopy;
         this.encoder = encoder;
         this.eagerLimit = eagerLimit;
         this.eagerWindow = eagerWindow;
@@ -56,7 +60,7 @@ final class SendSide
         }
         else
         {
-            s.path = peerCopy.prepare(s, ch) ? peerCopy : fragments;
+            s.path = !peerCopy.prepare(s, ch) ? fragments : s.totalBytes >= splitMin ? splitCopy : peerCopy;
             rendezvousByPath[s.path.id()]++;
             s.state = SendRequestImpl.State.RTS_PENDING;
         }
@@ -114,6 +118,19 @@ final class SendSide
     void onCts(final PeerChannel ch, final long senderRequest, final long receiverRequest, final long acceptBytes)
     {
         fragments.onCts(take(ch, senderRequest, "CTS"), ch, receiverRequest, acceptBytes);
+    }
+
+    /** The receiver's SPLIT: the split copy of {@code s} starts on this side too. */
+    void onSplit(final PeerChannel ch, final DirectBuffer buffer, final int index, final int lengthBytes)
+    {
+        final SendRequestImpl s = take(ch, buffer.getLong(index + SPLIT_SENDER_REQUEST_OFFSET, BYTE_ORDER), "SPLIT");
+        splitCopy.onSplit(s, ch, buffer, index, lengthBytes);
+    }
+
+    /** Rendezvous messages of at least {@code bytes} to a peer with peer memory take the split copy. */
+    void splitMin(final long bytes)
+    {
+        this.splitMin = bytes;
     }
 
     /** ACK of a synchronous eager send, or FIN of a path whose receiver is done. */

@@ -14,6 +14,10 @@ public final class CoreParams
         "Largest message payload sent eagerly; larger messages use the rendezvous protocol.");
     public static final ParamSpec FRAGMENT_SIZE = new ParamSpec("jmpi.fragment.size", "32k", "bytes",
         "Payload bytes per rendezvous fragment (capped by the transport's maximum frame).");
+    public static final ParamSpec SPLIT_MIN = new ParamSpec("jmpi.pvas.split.min", "256k", "bytes",
+        "Rendezvous messages of at least this many bytes to a rank in the same address space take the split copy (sender and receiver both copy); smaller ones the receiver copies alone.");
+    public static final ParamSpec SPLIT = new ParamSpec("jmpi.pvas.split", "0.5", "fraction",
+        "Split copy: the fraction of each message's packed stream the receiver starts on (the sender starts on the rest; either takes over what the other has not claimed). 1 makes the receiver start on all of it.");
     public static final ParamSpec EAGER_WINDOW = new ParamSpec("jmpi.eager.window", "256k", "bytes",
         "Per sender-receiver pair: eager bytes a sender may have unacknowledged at a receiver; beyond it messages go by rendezvous, so unexpected messages never exhaust a receiver's memory.");
     /**
@@ -48,7 +52,7 @@ public final class CoreParams
         "failing rank's exception then leaves main and ends the job).");
 
     public static final List<ParamSpec> ALL = List.of(
-        EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW,
+        EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW, SPLIT_MIN, SPLIT,
         IDLE_SPINS, IDLE_YIELDS, IDLE_SPIN_BURST, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT,
         TRANSPORTS, JVM_ISOLATE, FINALIZE_WAIT);
 

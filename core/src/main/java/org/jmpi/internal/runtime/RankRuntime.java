@@ -150,6 +150,7 @@ public final class RankRuntime
             params.getLong(CoreParams.EAGER_LIMIT),
             (int)Math.min(Integer.MAX_VALUE, params.getLong(CoreParams.FRAGMENT_SIZE)),
             params.getLong(CoreParams.EAGER_WINDOW));
+        protocol.splitCopy(parseFraction(params.get(CoreParams.SPLIT)), params.getLong(CoreParams.SPLIT_MIN));
         final boolean offload = level == ThreadLevel.MULTIPLE || params.getBoolean(CoreParams.ASYNC_PROGRESS);
         engine = new ProgressEngine(protocol, offload, new ProgressEngine.IdleSpec(
             params.getLong(CoreParams.IDLE_SPINS), params.getLong(CoreParams.IDLE_YIELDS),
@@ -199,6 +200,18 @@ public final class RankRuntime
             onThisNode += node.equals(nodes[rank]) ? 1 : 0;
         }
         return onThisNode > processors ? ProgressEngine.OVERSUBSCRIBED_SPIN_BURST : 0;
+    }
+
+    private static double parseFraction(final String value)
+    {
+        try
+        {
+            return Double.parseDouble(value.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "jmpi.pvas.split must be a number between 0 and 1, not '" + value + "'");
+        }
     }
 
     /** Initialises this rank. */

@@ -1,0 +1,336 @@
+package org.jmpi.internal.pt2pt;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.UnsafeApi;
+import org.jmpi.Datatype;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.internal.datatype.BufferView;
+import org.jmpi.internal.datatype.Convertor;
+import org.jmpi.internal.datatype.TypeWireForm;
+
+import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
+
+/**
+ * The PVAS split copy (issue 11): sender and receiver both copy parts of the packed stream straight from
+ * the send buffer into the receive buffer, at once.
+ * <ol>
+ * <li>The sender exposes its buffer and sends the RTS as {@link PeerCopyPath} does.</li>
+ * <li>The receiver, on the match, exposes its receive buffer and a progress record of four longs (the
+ * next byte to claim in part A = [0, split), the next in part B = [split, N), the bytes copied so far, the sender's done mark), answers
+ * SPLIT with both handles, its element offset, count and type (by id in the pair's type table, with the wire
+ * form the first time) and the split, then copies.</li>
+ * <li>Each side claims chunks with a compare-and-set on a part's cursor: the receiver from part A and, once
+ * A is claimed, from B; the sender from B, then A. A side that is not inside jmpi claims nothing, so the
+ * other copies everything: a sender computing after {@code isend} never delays a waiting receiver. After
+ * each chunk a side adds its bytes to the copied count; each request completes once the count reaches N,
+ * waiting, if it must, as an engine activity. The sender then marks the record done and withdraws its
+ * buffer; the receiver withdraws its exposures only after that mark, since a sender that comes late still
+ * maps them (and finds nothing left to claim).</li>
+ * </ol>
+ * Chosen by the sender for messages of at least {@code jmpi.pvas.split.min} bytes to a peer with peer
+ * memory; {@code jmpi.pvas.split} is the fraction of the stream in part A (1 gives the receiver-only copy of
+ * {@link PeerCopyPath}, as a baseline, with the same claiming).
+ *
+ * <p>Threading: engine threads of the two ranks; the progress record is the only memory both write, by
+ * atomic operations.
+ */
+final class SplitCopyPath implements RendezvousPath
+{
+    /** Bytes claimed at a time: large enough to amortise a compare-and-set, small enough to share work. */
+    static final long CHUNK = 64 * 1024;
+    private static final int CURSOR_A = 0;
+    private static final int CURSOR_B = 1;
+    private static final int COPIED = 2;
+    /** Set by the sender once it will not touch the receiver's exposures again; the receiver withdraws them then. */
+    private static final int SENDER_DONE = 3;
+
+    private final Protocol protocol;
+    private final PeerCopyPath rts;
+    private double split = 0.5;
+
+    SplitCopyPath(final Protocol protocol, final PeerCopyPath rts)
+    {
+        this.protocol = protocol;
+        this.rts = rts;
+    }
+
+    /** The fraction of each message's stream the receiver starts on (part A); engine thread, before traffic. */
+    void split(final double fraction)
+    {
+        if (!(fraction >= 0 && fraction <= 1))
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "jmpi.pvas.split must be between 0 and 1, not " + fraction);
+        }
+        this.split = fraction;
+    }
+
+    @Override
+    public byte id()
+    {
+        return PATH_SPLIT_COPY;
+    }
+
+    @Override
+    public int rtsExtensionLength(final SendRequestImpl s)
+    {
+        return rts.rtsExtensionLength(s);
+    }
+
+    @Override
+    public void writeRtsExtension(final SendRequestImpl s, final PeerChannel ch, final MutableDirectBuffer buffer, final int index)
+    {
+        rts.writeRtsExtension(s, ch, buffer, index);
+    }
+
+    @Override
+    public Object onArrival(final PeerChannel ch, final DirectBuffer buffer, final int extensionIndex, final int extensionLength)
+    {
+        return rts.onArrival(ch, buffer, extensionIndex, extensionLength);
+    }
+
+    /** One message being copied by both sides: the two layouts over the two buffers, and the shared record. */
+    private static final class Job
+    {
+        final Convertor src;
+        final Convertor dst;
+        final BufferView record;
+        final long total;
+        final long splitAt;
+
+        Job(final Convertor src, final Convertor dst, final BufferView record, final long total, final long splitAt)
+        {
+            this.src = src;
+            this.dst = dst;
+            this.record = record;
+            this.total = total;
+            this.splitAt = splitAt;
+        }
+
+        /** Claims and copies chunks, from part {@code first} and then the other, until none is left. */
+        void copy(final int first)
+        {
+            drain(first);
+            drain(first == CURSOR_A ? CURSOR_B : CURSOR_A);
+        }
+
+        private void drain(final int part)
+        {
+            final long end = part == CURSOR_A ? splitAt : total;
+            final long at = record.address() + 8L * part;
+            while (true)
+            {
+                final long from = UnsafeApi.getLongVolatile(record.base(), at);
+                if (from >= end)
+                {
+                    return;
+                }
+                final long to = Math.min(end, from + CHUNK);
+                if (UnsafeApi.compareAndSetLong(record.base(), at, from, to))
+                {
+                    Convertor.copy(src, dst, from, to);
+                    UnsafeApi.getAndAddLong(record.base(), record.address() + 8L * COPIED, to - from);
+                }
+            }
+        }
+
+        boolean finished()
+        {
+            return UnsafeApi.getLongVolatile(record.base(), record.address() + 8L * COPIED) >= total;
+        }
+
+        boolean senderDone()
+        {
+            return UnsafeApi.getLongVolatile(record.base(), record.address() + 8L * SENDER_DONE) != 0;
+        }
+
+        void markSenderDone()
+        {
+            UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * SENDER_DONE, 1);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ receiver
+
+    @Override
+    public void onMatched(final RecvRequestImpl r, final PeerChannel ch, final long senderRequest, final long acceptBytes,
+        final Object arrival)
+    {
+        final PeerCopyPath.Arrival a = (PeerCopyPath.Arrival)arrival;
+        final long recvHandle = acceptBytes > 0 ? ch.peerMemory.expose(r.convertor.view().buffer()) : 0;
+        final long[] state = new long[4];
+        final long stateHandle = recvHandle != 0 ? ch.peerMemory.expose(state) : 0;
+        if (stateHandle == 0)
+        {
+            // Nothing to split (a type mismatch, or the exposure table is full): copy alone and answer FIN, as
+            // peer copy does.
+            if (recvHandle != 0)
+            {
+                ch.peerMemory.withdraw(recvHandle);
+            }
+            rts.onMatched(r, ch, senderRequest, acceptBytes, arrival);
+            return;
+        }
+        final long splitAt = Math.min(acceptBytes, Math.max(0, (long)(acceptBytes * split)));
+        state[CURSOR_A] = 0;
+        state[CURSOR_B] = splitAt;
+        int typeId = ch.types.sentId(r.convertor.type());
+        int wireLength = 0;
+        if (typeId == 0)
+        {
+            wireLength = TypeWireForm.encodedLength(r.convertor.type());
+            typeId = ch.types.assignSentId(r.convertor.type());
+        }
+        protocol.submit(ch, new SplitFrame(senderRequest, recvHandle, stateHandle, r, acceptBytes, splitAt, typeId, wireLength));
+        final Object memory = ch.peerMemory.map(ch.worldRank, a.handle());
+        final Convertor source = Convertor.create(BufferView.of(memory, "peer send buffer"), a.elementOffset(), a.count(), a.type());
+        final Job job = new Job(source, r.convertor, BufferView.of(state, "split record"), acceptBytes, splitAt);
+        job.copy(CURSOR_A);
+        // The receive completes once every byte is in; the exposures stay until the sender has let go of them
+        // (it may map them after the receiver copied everything, and finds nothing left to claim).
+        final boolean[] completed = new boolean[1];
+        whenTrue(() ->
+        {
+            if (!completed[0] && job.finished())
+            {
+                completed[0] = true;
+                r.completeReceive();
+            }
+            return completed[0] && job.senderDone();
+        }, () ->
+        {
+            ch.peerMemory.withdraw(stateHandle);
+            ch.peerMemory.withdraw(recvHandle);
+        });
+    }
+
+    /** Runs {@code then} once {@code condition} holds: now, or from the engine's activities. */
+    private void whenTrue(final java.util.function.BooleanSupplier condition, final Runnable then)
+    {
+        if (condition.getAsBoolean())
+        {
+            then.run();
+            return;
+        }
+        protocol.engine().addActivity(() ->
+        {
+            if (!condition.getAsBoolean())
+            {
+                return false;
+            }
+            then.run();
+            return true;
+        });
+    }
+
+    @Override
+    public void decline(final PeerChannel ch, final long senderRequest)
+    {
+        rts.decline(ch, senderRequest);
+    }
+
+    /** The receiver's answer, laid out as {@link FrameDescriptor}'s SPLIT_* offsets say. */
+    private static final class SplitFrame extends ExtensionFrame
+    {
+        private final long senderRequest;
+        private final long recvHandle;
+        private final long stateHandle;
+        private final RecvRequestImpl r;
+        private final long acceptBytes;
+        private final long splitAt;
+        private final int typeId;
+        private final int wireLength;
+
+        SplitFrame(final long senderRequest, final long recvHandle, final long stateHandle, final RecvRequestImpl r,
+            final long acceptBytes, final long splitAt, final int typeId, final int wireLength)
+        {
+            super(TYPE_SPLIT, true);
+            this.senderRequest = senderRequest;
+            this.recvHandle = recvHandle;
+            this.stateHandle = stateHandle;
+            this.r = r;
+            this.acceptBytes = acceptBytes;
+            this.splitAt = splitAt;
+            this.typeId = typeId;
+            this.wireLength = wireLength;
+        }
+
+        @Override
+        public int bodyLength()
+        {
+            return SPLIT_LENGTH - COMMON_LENGTH + wireLength;
+        }
+
+        @Override
+        public void writeBody(final MutableDirectBuffer buffer, final int index)
+        {
+            final int base = index - COMMON_LENGTH;
+            buffer.putLong(base + SPLIT_SENDER_REQUEST_OFFSET, senderRequest, BYTE_ORDER);
+            buffer.putLong(base + SPLIT_RECV_HANDLE_OFFSET, recvHandle, BYTE_ORDER);
+            buffer.putLong(base + SPLIT_STATE_HANDLE_OFFSET, stateHandle, BYTE_ORDER);
+            buffer.putLong(base + SPLIT_RECV_ELEMENT_OFFSET_OFFSET, r.elementOffset, BYTE_ORDER);
+            buffer.putLong(base + SPLIT_RECV_COUNT_OFFSET, r.convertor.count(), BYTE_ORDER);
+            buffer.putLong(base + SPLIT_ACCEPT_OFFSET, acceptBytes, BYTE_ORDER);
+            buffer.putLong(base + SPLIT_AT_OFFSET, splitAt, BYTE_ORDER);
+            buffer.putInt(base + SPLIT_TYPE_ID_OFFSET, typeId, BYTE_ORDER);
+            buffer.putInt(base + SPLIT_WIRE_LENGTH_OFFSET, wireLength, BYTE_ORDER);
+            if (wireLength > 0)
+            {
+                TypeWireForm.encode(r.convertor.type(), buffer, base + SPLIT_LENGTH);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ sender
+
+    /** Sender: the receiver's SPLIT for {@code s}: maps the receive buffer and the record, copies its share, completes once every byte is copied. */
+    void onSplit(final SendRequestImpl s, final PeerChannel ch, final DirectBuffer buffer, final int index, final int lengthBytes)
+    {
+        if (lengthBytes < SPLIT_LENGTH)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "SPLIT from rank " + ch.worldRank + " too short: " + lengthBytes + " bytes");
+        }
+        final long recvHandle = buffer.getLong(index + SPLIT_RECV_HANDLE_OFFSET, BYTE_ORDER);
+        final long stateHandle = buffer.getLong(index + SPLIT_STATE_HANDLE_OFFSET, BYTE_ORDER);
+        final int typeId = buffer.getInt(index + SPLIT_TYPE_ID_OFFSET, BYTE_ORDER);
+        final int wireLength = buffer.getInt(index + SPLIT_WIRE_LENGTH_OFFSET, BYTE_ORDER);
+        if (wireLength < 0 || SPLIT_LENGTH + (long)wireLength != lengthBytes)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "SPLIT from rank " + ch.worldRank + ": wire form of " + wireLength +
+                " bytes in a frame of " + lengthBytes);
+        }
+        final Datatype recvType;
+        if (wireLength > 0)
+        {
+            recvType = TypeWireForm.decode(buffer, index + SPLIT_LENGTH, wireLength);
+            ch.types.received(typeId, recvType);
+        }
+        else
+        {
+            recvType = ch.types.receivedType(typeId);
+        }
+        final Object recvMemory = ch.peerMemory.map(ch.worldRank, recvHandle);
+        final Object record = ch.peerMemory.map(ch.worldRank, stateHandle);
+        final Convertor dst = Convertor.createForReceive(BufferView.of(recvMemory, "peer receive buffer"),
+            buffer.getLong(index + SPLIT_RECV_ELEMENT_OFFSET_OFFSET, BYTE_ORDER), buffer.getLong(index + SPLIT_RECV_COUNT_OFFSET, BYTE_ORDER),
+            recvType);
+        final Convertor src = Convertor.create(s.view, s.elementOffset, s.count, s.type);
+        final Job job = new Job(src, dst, BufferView.of(record, "split record"), buffer.getLong(index + SPLIT_ACCEPT_OFFSET, BYTE_ORDER),
+            buffer.getLong(index + SPLIT_AT_OFFSET, BYTE_ORDER));
+        job.copy(CURSOR_B);
+        whenTrue(job::finished, () ->
+        {
+            job.markSenderDone();
+            onFinished(s, ch);
+            s.completeSend();
+        });
+    }
+
+    @Override
+    public void onFinished(final SendRequestImpl s, final PeerChannel ch)
+    {
+        ch.peerMemory.withdraw(s.exposedHandle);
+        s.exposedHandle = 0;
+    }
+}
