@@ -183,6 +183,10 @@ public class Comm extends Collectives implements Freeable, Cloneable
     {
         run(org.jmpi.Comm::free);
         comm = null;
+        if (pending != null)
+        {
+            pending[0] = null;
+        }
     }
 
     /** Whether this is MPI_COMM_NULL (freed, or not a member of what made it). */
