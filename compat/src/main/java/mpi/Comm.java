@@ -593,10 +593,15 @@ public class Comm extends Collectives implements Freeable, Cloneable
         run(c -> c.setName(name));
     }
 
-    /** MPI_Comm_get_name. */
+    /** MPI_Comm_get_name: as set; MPI_COMM_WORLD and MPI_COMM_SELF for those two, as Open MPI names them. */
     public final String getName() throws MPIException
     {
-        return call(org.jmpi.Comm::name);
+        final String name = call(org.jmpi.Comm::name);
+        if (kind != DERIVED && (name.equals("WORLD") || name.equals("SELF")))
+        {
+            return "MPI_COMM_" + name;
+        }
+        return name;
     }
 
     /** MPI_Reduce_local: {@code inOutBuf = inBuf op inOutBuf}, no communication. */

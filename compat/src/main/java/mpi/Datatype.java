@@ -378,11 +378,20 @@ public final class Datatype implements Freeable, Cloneable
         this.name = name;
     }
 
-    /** MPI_Type_get_name: as set, else jmpi's name of the type ("INT", "vector(...)"). */
+    /** MPI_Type_get_name: as set; else "MPI_INT" and so on for the predefined types, as Open MPI names them, and "" for derived ones. */
     public String getName() throws MPIException
     {
         final String n = name;
-        return n != null ? n : core().name();
+        if (n != null)
+        {
+            return n;
+        }
+        final org.jmpi.Datatype t = core();
+        if (this == MPI.FLOAT_COMPLEX || this == MPI.DOUBLE_COMPLEX)
+        {
+            return this == MPI.FLOAT_COMPLEX ? "MPI_FLOAT_COMPLEX" : "MPI_DOUBLE_COMPLEX";
+        }
+        return t.isPredefined() ? "MPI_" + t.name() : "";
     }
 
     /** MPI_Type_create_keyval: a key for {@link #setAttr}; values are copied (serialised) on set and get. */

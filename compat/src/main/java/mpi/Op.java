@@ -64,6 +64,11 @@ public final class Op implements Freeable
         }
         if (predefined != null)
         {
+            if (predefined == org.jmpi.Op.PROD && (type == MPI.FLOAT_COMPLEX || type == MPI.DOUBLE_COMPLEX))
+            {
+                throw MPIException.of(ErrorClass.ERR_OP, "PROD on " + type + " is not implemented: jmpi has no complex types "
+                    + "(issue 13, docs/compat.md); SUM works (it adds the parts)");
+            }
             return predefined;
         }
         if (function == null)

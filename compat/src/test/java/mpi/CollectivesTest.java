@@ -267,6 +267,11 @@ class CollectivesTest
             assertArrayEquals(new int[] {11, 22}, inout);
             assertMpiError(MPI.ERR_OP, () -> world.allReduce(new int[1], new int[1], 1, MPI.INT, null));
             assertMpiError(MPI.ERR_OP, () -> world.allReduce(new double[1], new double[1], 1, MPI.DOUBLE, MPI.BXOR));
+            final float[] complex = new float[2];
+            world.allReduce(new float[] {1, rank}, complex, 1, MPI.FLOAT_COMPLEX, MPI.SUM);
+            assertEquals(n, complex[0]);
+            assertEquals(sum, complex[1]);
+            assertMpiError(MPI.ERR_OP, () -> world.allReduce(new float[2], new float[2], 1, MPI.FLOAT_COMPLEX, MPI.PROD));
         });
     }
 

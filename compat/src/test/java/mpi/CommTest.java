@@ -155,7 +155,8 @@ class CommTest
             Comm.freeKeyval(key);
             assertMpiError(MPI.ERR_KEYVAL, () -> world.getAttr(key));
             assertMpiError(MPI.ERR_KEYVAL, () -> world.setAttr(MPI.TAG_UB, 5));
-            assertEquals("WORLD", world.getName().toUpperCase().replace("MPI_COMM_", ""));
+            assertEquals("MPI_COMM_WORLD", world.getName());
+            assertEquals("MPI_COMM_SELF", MPI.COMM_SELF.getName());
             dup.setName("mine");
             assertEquals("mine", dup.getName());
             // error handlers

@@ -98,7 +98,9 @@ class DatatypeTest
             assertEquals(7, dup.getExtent());
             dup.setName("my vector");
             assertEquals("my vector", dup.getName());
-            assertEquals("INT", MPI.INT.getName());
+            assertEquals("MPI_INT", MPI.INT.getName());
+            assertEquals("MPI_DOUBLE_COMPLEX", MPI.DOUBLE_COMPLEX.getName());
+            assertEquals("", vec.getName());
             dup.free();
             assertTrue(dup.isNull());
             assertMpiError(MPI.ERR_TYPE, dup::getExtent);
