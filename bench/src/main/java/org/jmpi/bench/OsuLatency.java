@@ -17,8 +17,8 @@ import java.nio.ByteBuffer;
  * # Size          Latency (us)   Bandwidth (MB/s)   Median (us)
  * 8                      0.52              15.38          0.41
  * </pre>
- * Usage: {@code bin/jmpirun -np 2 -cp bench/target/classes org.jmpi.bench.OsuLatency [maxBytes] [--direct]}
- * ({@code --direct}: direct ByteBuffers instead of byte[]). Ranks beyond 1 only join the barriers.
+ * Usage: {@code bin/jmpirun -np 2 -cp bench/target/classes org.jmpi.bench.OsuLatency [maxBytes] [--direct] [--from minBytes]}
+ * ({@code --direct}: direct ByteBuffers instead of byte[]; {@code --from}: the first size, a power of two). Ranks beyond 1 only join the barriers.
  */
 public final class OsuLatency
 {
@@ -35,16 +35,21 @@ public final class OsuLatency
     public static void main(final String[] args)
     {
         int maxBytes = 4 << 20;
+        int fromBytes = 0;
         boolean direct = false;
-        for (final String a : args)
+        for (int i = 0; i < args.length; i++)
         {
-            if (a.equals("--direct"))
+            if (args[i].equals("--direct"))
             {
                 direct = true;
             }
-            else if (!a.startsWith("-"))
+            else if (args[i].equals("--from") && i + 1 < args.length)
             {
-                maxBytes = Integer.parseInt(a);
+                fromBytes = Integer.parseInt(args[++i]);
+            }
+            else if (!args[i].startsWith("-"))
+            {
+                maxBytes = Integer.parseInt(args[i]);
             }
         }
         try (Mpi mpi = Mpi.init(args))
@@ -61,7 +66,7 @@ public final class OsuLatency
                 System.out.println("# jmpi ping-pong latency (" + (direct ? "direct ByteBuffer" : "byte[]") + ", " + world.size() + " ranks)");
                 System.out.printf("# %-12s %14s %18s %13s%n", "Size", "Latency (us)", "Bandwidth (MB/s)", "Median (us)");
             }
-            for (int size = 0; size <= maxBytes; size = size == 0 ? 1 : size * 2)
+            for (int size = fromBytes; size <= maxBytes; size = size == 0 ? 1 : size * 2)
             {
                 final boolean large = size > LARGE_SIZE;
                 final int iterations = large ? LARGE_ITERATIONS : SMALL_ITERATIONS;

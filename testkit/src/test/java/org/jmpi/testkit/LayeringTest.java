@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * <li>the launcher uses of the runtime's internals only the bootstrap package and the listed entry
  * points it starts ranks with;</li>
  * <li>the JUnit extension (jmpi-junit) uses only the public API and the two entry points it starts
- * ranks as threads with.</li>
+ * ranks as threads with;</li>
+ * <li>compat (package {@code mpi}) uses only the public API.</li>
  * </ol>
  */
 class LayeringTest
@@ -134,5 +135,13 @@ class LayeringTest
                 .filter(u -> !u.imported().startsWith("org.jmpi.junit.") && !PUBLIC_API.matcher(u.imported()).matches() &&
                     !entryPoints.contains(u.imported()))
                 .toList());
+    }
+
+    @Test
+    void shouldKeepCompatOnThePublicApi()
+    {
+        final List<Use> uses = imports(root().resolve("compat/src/main/java"));
+        assertTrue(!uses.isEmpty(), "no jmpi imports found in compat/src/main/java");
+        assertNone("compat: only org.jmpi.X", uses.stream().filter(u -> !PUBLIC_API.matcher(u.imported()).matches()).toList());
     }
 }
