@@ -1,4 +1,4 @@
-package mpi;
+package org.jmpi.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,8 +18,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Compat programs (written against Open MPI's Java API only) run by {@code bin/jmpirun}, with the compat jar
- * on {@code -cp}: ranks as JVMs and as threads ({@code --threads}, each rank its own class loader), at 2 and 8
+ * Compat programs (written against Open MPI's Java API only; compat's test classes) run by {@code bin/jmpirun},
+ * with only the programs on {@code -cp}: the compat jar is on the ranks' class path by default. Ranks as JVMs and as threads ({@code --threads}, each rank its own class loader), at 2 and 8
  * ranks, judged by exit code as the hidden suites are (0 pass, 77 skip). Each run's output is kept under
  * target/it-logs.
  */
@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class CompatJmpirunIT
 {
     private static final Path HOME = Path.of(System.getProperty("jmpi.home", "..")).toAbsolutePath().normalize();
-    private static final String CLASSPATH = System.getProperty("jmpi.compat.classpath", "target/classes" + File.pathSeparator + "target/test-classes");
+    private static final String CLASSPATH = System.getProperty("jmpi.compat.classpath", "../compat/target/test-classes");
     private static final Path LOGS = Path.of("target", "it-logs");
 
     private record Run(int exitCode, String output)
