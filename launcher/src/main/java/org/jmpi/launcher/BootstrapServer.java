@@ -110,6 +110,19 @@ public final class BootstrapServer implements BootstrapService
                 TimeUnit.MILLISECONDS.toNanos(params.getLong(BootstrapParams.LOG_INTERVAL)));
         }
 
+        /**
+         * For a job with ranks on other hosts: on {@code jmpi.bootstrap.if} (every address when empty),
+         * the limits from {@code params}.
+         *
+         * @throws IllegalArgumentException when {@code jmpi.bootstrap.if} matches no address
+         */
+        public static Config acrossHosts(final Params params)
+        {
+            final Config limits = loopback(params);
+            return new Config(BootstrapAddresses.bindAddress(params.get(BootstrapParams.BIND_IF)),
+                limits.handshakeTimeoutNs(), limits.maxUnauthenticated(), limits.logIntervalNs());
+        }
+
         /** On loopback, the parameters' defaults (or system properties and environment variables). */
         public static Config loopbackDefaults()
         {
@@ -136,6 +149,9 @@ public final class BootstrapServer implements BootstrapService
     private final Set<SocketChannel> connections = ConcurrentHashMap.newKeySet();
     private final Map<String, byte[]> store = new HashMap<>();
     private final BitSet fenceArrived = new BitSet();
+    private final BitSet exited = new BitSet();
+    /** Per rank: System.nanoTime() of its last heartbeat, 0 before the first (not watched). */
+    private final long[] lastHeartbeatNs;
     private int unauthenticated;
     private long acceptBackoffNs = ACCEPT_BACKOFF_MIN_NS;
     private long acceptResumeNs;
@@ -162,6 +178,7 @@ public final class BootstrapServer implements BootstrapService
             rankKeys[rank] = BootstrapAuth.newSecret();
         }
         this.connectionsPerRank = new AtomicIntegerArray(size);
+        this.lastHeartbeatNs = new long[size];
         this.refusals = new RefusalLog(config.logIntervalNs(), log);
         this.acceptKey = serverChannel.register(selector, SelectionKey.OP_ACCEPT);
         this.selectorThread = Thread.ofPlatform().daemon().name("jmpirun-bootstrap").unstarted(this::selectLoop);
@@ -248,12 +265,17 @@ public final class BootstrapServer implements BootstrapService
         {
             throw new IllegalArgumentException("rank out of range: rank=" + rank + ", size=" + size);
         }
-        final InetSocketAddress address = address();
+        final int port = address().getPort();
+        final StringBuilder endpoints = new StringBuilder();
+        for (final InetAddress advertised : BootstrapAddresses.advertised(config.bindAddress()))
+        {
+            endpoints.append(endpoints.isEmpty() ? "" : ",").append(advertised.getHostAddress()).append(':').append(port);
+        }
         return Map.of(
             BootstrapEnv.RANK_ENV_NAME, Integer.toString(rank),
             BootstrapEnv.SIZE_ENV_NAME, Integer.toString(size),
             BootstrapEnv.JOB_ID_ENV_NAME, jobId,
-            BootstrapEnv.BOOTSTRAP_ENV_NAME, address.getAddress().getHostAddress() + ":" + address.getPort(),
+            BootstrapEnv.BOOTSTRAP_ENV_NAME, endpoints.toString(),
             BootstrapEnv.TICKET_ENV_NAME, BootstrapAuth.encodeSecret(tickets[rank]),
             BootstrapEnv.LAUNCHER_PID_ENV_NAME, Long.toString(ProcessHandle.current().pid()));
     }
@@ -273,6 +295,7 @@ public final class BootstrapServer implements BootstrapService
     @Override
     public synchronized void rankExited(final int rank, final String how)
     {
+        exited.set(rank);
         if (!finalized(rank))
         {
             fail("rank " + rank + " " + how);
@@ -572,6 +595,7 @@ public final class BootstrapServer implements BootstrapService
                     case TYPE_FENCE -> fence(rank, request.timeoutNs());
                     case TYPE_ABORT -> abort(rank, request);
                     case TYPE_CLOSE -> BootstrapMessage.response(STATUS_OK, null);
+                    case TYPE_HEARTBEAT -> heartbeat(rank, request.timeoutNs());
                     default -> BootstrapMessage.failure(STATUS_ERROR, "unexpected request " + typeName(request.type()));
                 };
                 send(out, response);
@@ -664,6 +688,36 @@ public final class BootstrapServer implements BootstrapService
             }
         }
         return BootstrapMessage.response(STATUS_OK, null);
+    }
+
+    /** Notes {@code rank} as heard from now; answers after {@code timeoutNs}, or at once when the job fails. */
+    private synchronized BootstrapMessage heartbeat(final int rank, final long timeoutNs)
+    {
+        lastHeartbeatNs[rank] = System.nanoTime() | 1;
+        final long deadlineNs = System.nanoTime() + clampTimeout(timeoutNs);
+        while (failure == null)
+        {
+            final long leftNs = deadlineNs - System.nanoTime();
+            if (leftNs <= 0 || !await(leftNs))
+            {
+                break;
+            }
+        }
+        return failure != null ? BootstrapMessage.failure(STATUS_JOB_FAILED, failure) : BootstrapMessage.response(STATUS_OK, null);
+    }
+
+    @Override
+    public synchronized int silentRank(final long silenceNs)
+    {
+        final long now = System.nanoTime();
+        for (int rank = 0; rank < size; rank++)
+        {
+            if (lastHeartbeatNs[rank] != 0 && now - lastHeartbeatNs[rank] > silenceNs && !exited.get(rank) && !finalized(rank))
+            {
+                return rank;
+            }
+        }
+        return -1;
     }
 
     private BootstrapMessage abort(final int rank, final BootstrapMessage request)

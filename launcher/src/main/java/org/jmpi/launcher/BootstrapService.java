@@ -38,6 +38,15 @@ public interface BootstrapService extends AutoCloseable
      */
     void rankExited(int rank, String how);
 
+    /**
+     * A rank that sends heartbeats (ranks on other hosts do), has neither exited nor finalized, and has
+     * not been heard from for more than {@code silenceNs}; -1 when there is none.
+     */
+    default int silentRank(final long silenceNs)
+    {
+        return -1;
+    }
+
     /** Fails every pending and later get or fence with {@code reason}. */
     void fail(String reason);
 

@@ -64,13 +64,15 @@ public final class JmpiRun
             return 0;
         }
         warnUnknownParams(options, err);
-        if (options.threads())
+        if (options.threads() && options.placement() == null)
         {
             return new ThreadJob(options, out, err).run();
         }
         final int size = options.rankCount();
+        final boolean acrossHosts = options.placement() != null && options.placement().anyRemote();
         return new ProcessJob(options, out, err, System.in, jmpiClassPath(),
-            listener -> BootstrapServer.start(size, BootstrapEnv.newJobId(), listener,
+            listener -> BootstrapServer.start(size, BootstrapEnv.newJobId(), listener, acrossHosts ?
+                BootstrapServer.Config.acrossHosts(new Params(options.params())) :
                 BootstrapServer.Config.loopback(new Params(options.params())), err::println)).run();
     }
 

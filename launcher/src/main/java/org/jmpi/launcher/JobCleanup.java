@@ -25,6 +25,20 @@ final class JobCleanup
     }
 
     /**
+     * {@code JobCleanup JOB_ID}: cleans up after the job on this host, with the parameters of this JVM's
+     * system properties and environment; jmpirun runs it through the launch agent on remote hosts.
+     */
+    public static void main(final String[] args)
+    {
+        if (args.length != 1)
+        {
+            System.err.println("usage: JobCleanup JOB_ID");
+            System.exit(2);
+        }
+        run(Map.of(), System.getenv(), args[0]);
+    }
+
+    /**
      * Cleans up after job {@code jobId}; returns what was removed. Never throws.
      *
      * @param explicitParams the job's {@code --param} values.

@@ -31,6 +31,7 @@ import java.util.jar.JarFile;
  * @param appArgs arguments passed to every rank's {@code main}
  * @param info print the {@code --info} report instead of running
  * @param help print usage instead of running
+ * @param placement the hosts and how ranks map onto them; null for a job on this node only
  */
 record LaunchOptions(
     int rankCount,
@@ -44,8 +45,41 @@ record LaunchOptions(
     String mainClass,
     List<String> appArgs,
     boolean info,
-    boolean help)
+    boolean help,
+    Placement placement)
 {
+    /**
+     * Where the ranks of a job across hosts run.
+     *
+     * @param hosts the hosts with their slots
+     * @param hostOfRank per rank, its host's index in {@code hosts}
+     * @param launchAgent the command that starts a process on another host ({@code ssh} by default)
+     */
+    record Placement(Hosts hosts, int[] hostOfRank, LaunchAgent launchAgent)
+    {
+        /** The host rank {@code rank} runs on. */
+        String host(final int rank)
+        {
+            return hosts.names().get(hostOfRank[rank]);
+        }
+
+        /** Whether some rank runs on another host than this one. */
+        boolean anyRemote()
+        {
+            for (final String host : hosts.names())
+            {
+                if (!Hosts.isLocal(host))
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** The launch agent when none is given. */
+    static final String DEFAULT_LAUNCH_AGENT = "ssh -x -o BatchMode=yes";
+
     static final String USAGE = """
         usage: jmpirun -np N [options] (-cp CLASSPATH MainClass | -jar app.jar) [args...]
                jmpirun --info | --help
@@ -62,6 +96,15 @@ record LaunchOptions(
           --tag-output           prefix every line of output with the rank: "[1] ..."
           --timeout SECONDS      stop the job after SECONDS and exit with code 124
           --jvm-arg ARG          pass ARG to every rank JVM (repeatable), e.g. --jvm-arg -Xmx2g
+
+        across hosts (docs/cluster.md):
+          --host H[:N],...       run on these hosts, N slots each (default 1); -np defaults to the slots
+          --hostfile FILE        hosts from FILE, one per line: "host slots=N", # comments
+          --map-by slot|node     fill each host's slots in turn (slot, default) or go round the hosts (node)
+          --npernode N           N ranks on every host (with --threads: one JVM per host, N rank threads)
+          --oversubscribe        allow more ranks than slots
+          --launch-agent CMD     how to start a process on another host (default: ssh -x -o BatchMode=yes);
+                                 "%h" in CMD is replaced by the host, else the host is appended
           --info                 print version, JDK, transports and every parameter, then exit
           --help, -h             print this and exit
 
@@ -83,13 +126,18 @@ record LaunchOptions(
         String mainClass = null;
         boolean info = false;
         boolean help = false;
+        final Map<String, Integer> hostSlots = Hosts.newSlotMap();
+        Hosts.MapBy mapBy = Hosts.MapBy.SLOT;
+        int perNode = 0;
+        boolean oversubscribe = false;
+        String launchAgent = null;
         int i = 0;
         while (i < args.length && mainClass == null)
         {
             final String arg = args[i++];
             switch (arg)
             {
-                case "-np", "-n", "--np" -> rankCount = parseRankCount(value(args, i++, arg));
+                case "-np", "-n", "--np" -> rankCount = parseRankCount(value(args, i++, arg), "-np");
                 case "--threads" -> threads = true;
                 case "--param", "--mca" -> addParam(params, value(args, i++, arg));
                 case "-x" -> addExport(exports, value(args, i++, arg));
@@ -98,6 +146,12 @@ record LaunchOptions(
                 case "--jvm-arg" -> jvmArgs.add(value(args, i++, arg));
                 case "--info" -> info = true;
                 case "--help", "-h" -> help = true;
+                case "--host", "-host", "-H" -> Hosts.addHostList(hostSlots, value(args, i++, arg));
+                case "--hostfile", "-hostfile", "--machinefile" -> Hosts.addHostFile(hostSlots, Path.of(value(args, i++, arg)));
+                case "--map-by" -> mapBy = parseMapBy(value(args, i++, arg));
+                case "--npernode", "-npernode" -> perNode = parseRankCount(value(args, i++, arg), arg);
+                case "--oversubscribe" -> oversubscribe = true;
+                case "--launch-agent" -> launchAgent = value(args, i++, arg);
                 case "-cp", "-classpath", "--class-path" ->
                 {
                     classPath = splitClassPath(value(args, i++, arg));
@@ -125,11 +179,33 @@ record LaunchOptions(
         if (help || info)
         {
             return new LaunchOptions(Math.max(rankCount, 1), threads, params, exports, tagOutput, timeoutNs, jvmArgs,
-                classPath == null ? List.of() : classPath, mainClass, appArgs, info, help);
+                classPath == null ? List.of() : classPath, mainClass, appArgs, info, help, null);
         }
         if (mainClass == null)
         {
             throw new UsageException("no program given: expected -cp CLASSPATH MainClass or -jar app.jar (see jmpirun --help)");
+        }
+        Placement placement = null;
+        if (hostSlots.isEmpty())
+        {
+            if (perNode > 0 || launchAgent != null)
+            {
+                throw new UsageException((perNode > 0 ? "--npernode" : "--launch-agent") + " needs hosts: give --host or --hostfile");
+            }
+        }
+        else
+        {
+            final Hosts hosts = Hosts.of(hostSlots);
+            if (rankCount < 0)
+            {
+                rankCount = perNode > 0 ? perNode * hosts.names().size() : hosts.slotCount();
+            }
+            if (threads && perNode == 0)
+            {
+                throw new UsageException("--threads across hosts needs --npernode K (one JVM per host with K rank threads)");
+            }
+            placement = new Placement(hosts, hosts.map(rankCount, mapBy, perNode, oversubscribe),
+                new LaunchAgent(launchAgent == null ? DEFAULT_LAUNCH_AGENT : launchAgent));
         }
         if (rankCount < 0)
         {
@@ -137,7 +213,7 @@ record LaunchOptions(
         }
         return new LaunchOptions(rankCount, threads, Map.copyOf(params), Collections.unmodifiableMap(exports), tagOutput, timeoutNs,
             List.copyOf(jvmArgs),
-            List.copyOf(classPath), mainClass, List.copyOf(appArgs), false, false);
+            List.copyOf(classPath), mainClass, List.copyOf(appArgs), false, false, placement);
     }
 
     /** {@code name} with the {@code jmpi.} prefix added when missing. */
@@ -162,7 +238,17 @@ record LaunchOptions(
         return args[index];
     }
 
-    private static int parseRankCount(final String text) throws UsageException
+    private static Hosts.MapBy parseMapBy(final String text) throws UsageException
+    {
+        return switch (text.toLowerCase(Locale.ROOT))
+        {
+            case "slot", "core" -> Hosts.MapBy.SLOT;
+            case "node" -> Hosts.MapBy.NODE;
+            default -> throw new UsageException("--map-by takes slot or node, got " + text);
+        };
+    }
+
+    private static int parseRankCount(final String text, final String option) throws UsageException
     {
         try
         {
@@ -176,7 +262,7 @@ record LaunchOptions(
         {
             // Reported below.
         }
-        throw new UsageException("-np needs a positive number of ranks, got " + text);
+        throw new UsageException(option + " needs a positive number of ranks, got " + text);
     }
 
     private static long parseTimeout(final String text) throws UsageException

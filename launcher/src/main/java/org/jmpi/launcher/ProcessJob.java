@@ -1,11 +1,15 @@
 package org.jmpi.launcher;
 
+import org.jmpi.internal.bootstrap.BootstrapEnv;
+import org.jmpi.internal.bootstrap.BootstrapParams;
 import org.jmpi.internal.runtime.JvmFlags;
+import org.jmpi.spi.Params;
 
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,16 +36,22 @@ final class ProcessJob
     static final long KILL_GRACE_MS = 2_000;
     /** Exit code of a job stopped by {@code --timeout} (as timeout(1)). */
     static final int TIMEOUT_EXIT_CODE = 124;
+    /** Exit code when a remote rank's heartbeat stops. */
+    static final int LOST_EXIT_CODE = 1;
     /** Exit code when a rank exits 0 after init without finalize. */
     static final int NO_FINALIZE_EXIT_CODE = 1;
     private static final long STOP_WAIT_MS = 10_000;
     private static final long OUTPUT_DRAIN_MS = 2_000;
+    /** How often the liveness of remote ranks is checked. */
+    private static final long LIVENESS_POLL_NS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** Longest wait for the cleanup of remote hosts at the end of a failed job. */
+    private static final long REMOTE_CLEANUP_MS = 5_000;
 
     private sealed interface Event permits Exited, Aborted
     {
     }
 
-    private record Exited(int rank, long pid, int exitCode) implements Event
+    private record Exited(int unit, int exitCode) implements Event
     {
     }
 
@@ -60,6 +70,12 @@ final class ProcessJob
     private final List<StreamForwarder> forwarders = new ArrayList<>();
     private BootstrapService bootstrap;
     private volatile Map<String, String> resolvedExports = Map.of();
+    /** Per rank: started through the launch agent (on another host). */
+    private final boolean[] remote;
+    /** The ranks of each process: one each, or those of one host (--threads across hosts). */
+    private final int[][] units;
+    /** Per unit: "pid N[ on HOST]". */
+    private final String[] pids;
     private boolean cleanedUp;
     /** Set by the shutdown hook: exits from now on are the hook's doing and not reported. */
     private volatile boolean interrupted;
@@ -77,6 +93,28 @@ final class ProcessJob
         this.stdin = stdin;
         this.jmpiClassPath = jmpiClassPath;
         this.bootstrapFactory = bootstrapFactory;
+        this.remote = new boolean[options.rankCount()];
+        this.units = units(options);
+        this.pids = new String[units.length];
+        final LaunchOptions.Placement placement = options.placement();
+        if (placement != null)
+        {
+            final boolean[] localHost = new boolean[placement.hosts().names().size()];
+            for (int h = 0; h < localHost.length; h++)
+            {
+                localHost[h] = Hosts.isLocal(placement.hosts().names().get(h));
+            }
+            for (int rank = 0; rank < remote.length; rank++)
+            {
+                remote[rank] = !localHost[placement.hostOfRank()[rank]];
+            }
+        }
+    }
+
+    /** The heartbeat timeout of remote ranks ({@code jmpi.bootstrap.heartbeat.timeout}). */
+    private long heartbeatMs()
+    {
+        return new Params(options.params()).getLong(BootstrapParams.HEARTBEAT_TIMEOUT);
     }
 
     /** The command line that starts one rank JVM. */
@@ -136,16 +174,58 @@ final class ProcessJob
         }
     }
 
+    /**
+     * Starts one process per unit: a rank JVM, or with {@code --threads} across hosts a {@link HostJob}
+     * JVM carrying the ranks of one host as threads. A unit on another host goes through the launch
+     * agent and gets its tickets on stdin, one line per rank, and a heartbeat; stdin then continues
+     * with the launcher's own for the unit holding rank 0.
+     */
     private boolean startRanks()
     {
-        final List<String> command = command();
         final Map<String, String> exports = resolveExports();
         resolvedExports = exports;
-        for (int rank = 0; rank < options.rankCount(); rank++)
+        final LaunchOptions.Placement placement = options.placement();
+        final boolean hybrid = placement != null && options.threads();
+        final List<String> command = hybrid ? hostJobCommand() : command();
+        for (int unit = 0; unit < units.length; unit++)
         {
-            final ProcessBuilder builder = new ProcessBuilder(command);
-            builder.environment().putAll(exports);
-            builder.environment().putAll(bootstrap.rankEnvironment(rank));
+            final int first = units[unit][0];
+            final Map<String, String> rankEnv = new LinkedHashMap<>(bootstrap.rankEnvironment(first));
+            final List<String> tickets = new ArrayList<>();
+            if (placement != null)
+            {
+                rankEnv.put(BootstrapEnv.NODE_ENV_NAME, placement.host(first));
+            }
+            if (hybrid)
+            {
+                rankEnv.remove(BootstrapEnv.RANK_ENV_NAME);
+                rankEnv.remove(BootstrapEnv.TICKET_ENV_NAME);
+                rankEnv.put(HostJob.RANKS_ENV_NAME, rankList(units[unit], ","));
+                for (final int rank : units[unit])
+                {
+                    tickets.add(bootstrap.rankEnvironment(rank).get(BootstrapEnv.TICKET_ENV_NAME));
+                }
+            }
+            else if (remote[first])
+            {
+                tickets.add(rankEnv.remove(BootstrapEnv.TICKET_ENV_NAME));
+            }
+            final ProcessBuilder builder;
+            if (remote[first])
+            {
+                rankEnv.remove(BootstrapEnv.LAUNCHER_PID_ENV_NAME);
+                rankEnv.put(BootstrapEnv.HEARTBEAT_ENV_NAME, Long.toString(heartbeatMs()));
+                final Map<String, String> scriptEnv = new LinkedHashMap<>(exports);
+                scriptEnv.putAll(rankEnv);
+                builder = new ProcessBuilder(placement.launchAgent().command(placement.host(first), LaunchAgent.script(
+                    System.getProperty("user.dir"), hybrid ? null : BootstrapEnv.TICKET_ENV_NAME, scriptEnv, command)));
+            }
+            else
+            {
+                builder = new ProcessBuilder(command);
+                builder.environment().putAll(exports);
+                builder.environment().putAll(rankEnv);
+            }
             final Process process;
             try
             {
@@ -161,13 +241,19 @@ final class ProcessJob
             }
             catch (final IOException ex)
             {
-                err.println("jmpirun: cannot start rank " + rank + " (" + command.get(0) + "): " + ex.getMessage());
+                err.println("jmpirun: cannot start " + unitName(unit) + " (" + builder.command().get(0) + "): " + ex.getMessage());
                 return false;
             }
-            final byte[] prefix = options.tagOutput() ? LineSink.tag(rank) : new byte[0];
-            forwarders.add(StreamForwarder.start(process.getInputStream(), out, prefix, "jmpirun-stdout-" + rank));
-            forwarders.add(StreamForwarder.start(process.getErrorStream(), err, prefix, "jmpirun-stderr-" + rank));
-            if (rank == 0)
+            pids[unit] = "pid " + process.pid() + (placement == null ? "" : " on " + placement.host(first));
+            if (!tickets.isEmpty() && !sendTickets(process, tickets, unit))
+            {
+                return false;
+            }
+            final byte[] prefix = !options.tagOutput() ? new byte[0] :
+                units[unit].length == 1 ? LineSink.tag(first) : ("[" + rankList(units[unit], ",") + "] ").getBytes(StandardCharsets.UTF_8);
+            forwarders.add(StreamForwarder.start(process.getInputStream(), out, prefix, "jmpirun-stdout-" + first));
+            forwarders.add(StreamForwarder.start(process.getErrorStream(), err, prefix, "jmpirun-stderr-" + first));
+            if (first == 0)
             {
                 startStdinPump(process.getOutputStream());
             }
@@ -175,11 +261,100 @@ final class ProcessJob
             {
                 closeQuietly(process.getOutputStream());
             }
-            final int r = rank;
-            final long pid = process.pid();
-            process.onExit().thenAccept(p -> events.add(new Exited(r, pid, p.exitValue())));
+            final int u = unit;
+            process.onExit().thenAccept(p -> events.add(new Exited(u, p.exitValue())));
         }
         return true;
+    }
+
+    /** {@code java ... -cp <jmpi> org.jmpi.launcher.HostJob <user class path> Main args}: the user's classes load per rank. */
+    private List<String> hostJobCommand()
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(JvmFlags.FLAGS);
+        command.addAll(options.jvmArgs());
+        options.params().forEach((name, value) -> command.add("-D" + name + "=" + value));
+        command.add("-cp");
+        command.add(String.join(File.pathSeparator, jmpiClassPath));
+        command.add(HostJob.class.getName());
+        command.add(String.join(File.pathSeparator, options.classPath()));
+        command.add(options.mainClass());
+        command.addAll(options.appArgs());
+        return command;
+    }
+
+    private int unitOf(final int rank)
+    {
+        for (int unit = 0; unit < units.length; unit++)
+        {
+            for (final int r : units[unit])
+            {
+                if (r == rank)
+                {
+                    return unit;
+                }
+            }
+        }
+        throw new IllegalArgumentException("no such rank: " + rank);
+    }
+
+    /** "rank 3" or "ranks 2,3 (one JVM)". */
+    private String unitName(final int unit)
+    {
+        return units[unit].length == 1 ? "rank " + units[unit][0] : "ranks " + rankList(units[unit], ",") + " (one JVM)";
+    }
+
+    private static String rankList(final int[] ranks, final String separator)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final int rank : ranks)
+        {
+            sb.append(sb.isEmpty() ? "" : separator).append(rank);
+        }
+        return sb.toString();
+    }
+
+    /** The processes' ranks: one each, or with --threads across hosts the ranks of each host in order. */
+    private static int[][] units(final LaunchOptions options)
+    {
+        final LaunchOptions.Placement placement = options.placement();
+        if (placement == null || !options.threads())
+        {
+            final int[][] units = new int[options.rankCount()][];
+            for (int rank = 0; rank < units.length; rank++)
+            {
+                units[rank] = new int[] {rank};
+            }
+            return units;
+        }
+        final List<int[]> units = new ArrayList<>();
+        for (int h = 0; h < placement.hosts().names().size(); h++)
+        {
+            final int host = h;
+            final int[] ranks = java.util.stream.IntStream.range(0, options.rankCount()).filter(r -> placement.hostOfRank()[r] == host).toArray();
+            if (ranks.length > 0)
+            {
+                units.add(ranks);
+            }
+        }
+        return units.toArray(int[][]::new);
+    }
+
+    /** A remote rank reads its ticket from the first line of its stdin (never on a command line); a HostJob one per rank. */
+    private boolean sendTickets(final Process process, final List<String> tickets, final int unit)
+    {
+        try
+        {
+            process.getOutputStream().write((String.join("\n", tickets) + "\n").getBytes(StandardCharsets.US_ASCII));
+            process.getOutputStream().flush();
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            err.println("jmpirun: cannot hand " + unitName(unit) + " its ticket(s): " + ex.getMessage());
+            return false;
+        }
     }
 
     /**
@@ -192,9 +367,15 @@ final class ProcessJob
     {
         final long timeoutDeadline = options.timeoutNs() > 0 ? System.nanoTime() + options.timeoutNs() : Long.MAX_VALUE;
         long stopDeadline = Long.MAX_VALUE;
-        int running = options.rankCount();
+        int running = units.length;
         int exitCode = 0;
         boolean failed = false;
+        boolean watchRemote = false;
+        for (final boolean r : remote)
+        {
+            watchRemote |= r;
+        }
+        final long heartbeatMs = heartbeatMs();
         while (running > 0)
         {
             final long now = System.nanoTime();
@@ -215,10 +396,28 @@ final class ProcessJob
                 stopDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MS);
                 continue;
             }
+            if (!failed && watchRemote)
+            {
+                final int silent = bootstrap.silentRank(TimeUnit.MILLISECONDS.toNanos(heartbeatMs));
+                if (silent >= 0)
+                {
+                    failed = true;
+                    exitCode = LOST_EXIT_CODE;
+                    err.println("jmpirun: rank " + silent + " (" + pids[unitOf(silent)] + ") lost: no heartbeat for " + heartbeatMs +
+                        " ms (host down or unreachable?); stopping the job");
+                    bootstrap.fail("rank " + silent + " on " + options.placement().host(silent) + " lost (no heartbeat for " +
+                        heartbeatMs + " ms)");
+                    stopAll();
+                    stopDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MS);
+                    continue;
+                }
+            }
             final Event event;
             try
             {
-                event = deadline == Long.MAX_VALUE ? events.take() : events.poll(deadline - now, TimeUnit.NANOSECONDS);
+                final long waitNs = deadline == Long.MAX_VALUE ? LIVENESS_POLL_NS :
+                    watchRemote && !failed ? Math.min(LIVENESS_POLL_NS, deadline - now) : deadline - now;
+                event = deadline == Long.MAX_VALUE && !(watchRemote && !failed) ? events.take() : events.poll(waitNs, TimeUnit.NANOSECONDS);
             }
             catch (final InterruptedException ex)
             {
@@ -234,13 +433,18 @@ final class ProcessJob
             {
                 running--;
                 final String how = ExitStatus.describe(exited.exitCode());
-                final boolean noFinalize = exited.exitCode() == 0 && bootstrap.initialized(exited.rank()) && !bootstrap.finalized(exited.rank());
-                bootstrap.rankExited(exited.rank(), noFinalize ? how + " after init without finalize" : how);
+                boolean noFinalize = false;
+                for (final int rank : units[exited.unit()])
+                {
+                    final boolean unfinished = exited.exitCode() == 0 && bootstrap.initialized(rank) && !bootstrap.finalized(rank);
+                    noFinalize |= unfinished;
+                    bootstrap.rankExited(rank, unfinished ? how + " after init without finalize" : how);
+                }
                 if (!failed && !interrupted && (exited.exitCode() != 0 || noFinalize))
                 {
                     failed = true;
                     exitCode = exited.exitCode() != 0 ? exited.exitCode() : NO_FINALIZE_EXIT_CODE;
-                    err.println("jmpirun: rank " + exited.rank() + " (pid " + exited.pid() + ") " + how +
+                    err.println("jmpirun: " + unitName(exited.unit()) + " (" + pids[exited.unit()] + ") " + how +
                         (noFinalize ? " after init without finalize" : "") + (running > 0 ? "; stopping the job" : ""));
                     stopAll();
                     stopDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MS);
@@ -372,7 +576,70 @@ final class ProcessJob
             final Map<String, String> rankEnv = new HashMap<>(System.getenv());
             rankEnv.putAll(resolvedExports);
             JobCleanup.run(options.params(), rankEnv, bootstrap.jobId());
+            cleanUpRemoteHosts();
             bootstrap.close();
+        }
+    }
+
+    /**
+     * Runs {@link JobCleanup} through the launch agent on every remote host where a rank started but
+     * did not complete init (a rank that completed it has seen the node's shared-memory file unlinked),
+     * all hosts at once, waiting at most {@link #REMOTE_CLEANUP_MS}.
+     */
+    private void cleanUpRemoteHosts()
+    {
+        final LaunchOptions.Placement placement = options.placement();
+        if (placement == null)
+        {
+            return;
+        }
+        final java.util.Set<String> hosts = new java.util.LinkedHashSet<>();
+        for (int rank = 0; rank < remote.length; rank++)
+        {
+            if (remote[rank] && pids[unitOf(rank)] != null && !bootstrap.initialized(rank))
+            {
+                hosts.add(placement.host(rank));
+            }
+        }
+        final List<Process> cleaners = new ArrayList<>();
+        for (final String host : hosts)
+        {
+            final List<String> java = new ArrayList<>();
+            java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            options.params().forEach((name, value) -> java.add("-D" + name + "=" + value));
+            java.add("-cp");
+            java.add(String.join(File.pathSeparator, jmpiClassPath));
+            java.add(JobCleanup.class.getName());
+            java.add(bootstrap.jobId());
+            final ProcessBuilder builder = new ProcessBuilder(placement.launchAgent().command(host,
+                LaunchAgent.script(System.getProperty("user.dir"), null, resolvedExports, java)));
+            builder.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.PIPE);
+            try
+            {
+                final Process cleaner = builder.start();
+                cleaner.getOutputStream().close();
+                cleaners.add(cleaner);
+            }
+            catch (final IOException ex)
+            {
+                err.println("jmpirun: warning: cannot clean up job " + bootstrap.jobId() + " on " + host + ": " + ex.getMessage());
+            }
+        }
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REMOTE_CLEANUP_MS);
+        for (final Process cleaner : cleaners)
+        {
+            try
+            {
+                if (!cleaner.waitFor(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS))
+                {
+                    cleaner.destroyForcibly();
+                }
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 

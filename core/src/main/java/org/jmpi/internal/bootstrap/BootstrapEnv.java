@@ -19,7 +19,10 @@ public final class BootstrapEnv
     public static final String SIZE_ENV_NAME = "JMPI_SIZE";
     /** The job's id, {@code [A-Za-z0-9-]+}: unique per job, used in /dev/shm file names. */
     public static final String JOB_ID_ENV_NAME = "JMPI_JOB_ID";
-    /** Where the launcher's bootstrap service listens: {@code 127.0.0.1:port}. */
+    /**
+     * Where the launcher's bootstrap service listens: {@code host:port}, or several separated by commas
+     * (a launcher on another host lists its addresses, the rank takes the first that answers).
+     */
     public static final String BOOTSTRAP_ENV_NAME = "JMPI_BOOTSTRAP";
     /**
      * This rank's single-use ticket, hex ({@link BootstrapAuth#SECRET_LENGTH} bytes): the rank's first
@@ -32,6 +35,14 @@ public final class BootstrapEnv
      * that process ends, so a launcher killed with SIGKILL leaves no orphan ranks.
      */
     public static final String LAUNCHER_PID_ENV_NAME = "JMPI_LAUNCHER_PID";
+
+    /**
+     * Optional: the heartbeat timeout in ms, set for ranks on another host than the launcher: the rank
+     * runs a heartbeat watch (see {@code HeartbeatWatch}, docs/launcher.md).
+     */
+    public static final String HEARTBEAT_ENV_NAME = "JMPI_HEARTBEAT";
+    /** Optional: the node this rank counts as on (the parameter {@code jmpi.node}); jmpirun sets it for --host jobs. */
+    public static final String NODE_ENV_NAME = "JMPI_NODE";
 
     /** The core puts {@code INIT_KEY_PREFIX + rank} when the rank's init completes. */
     public static final String INIT_KEY_PREFIX = "jmpi.init.";

@@ -5,8 +5,8 @@ import org.jmpi.spi.ParamSpec;
 import java.util.List;
 
 /**
- * The parameters of the launcher's bootstrap server (read by the launcher, not by ranks); see
- * docs/parameters.md and docs/security.md.
+ * The parameters of the launcher's bootstrap server (read by the launcher), and of a rank's place in a
+ * job across hosts (its node, its heartbeat); see docs/parameters.md, docs/security.md and docs/cluster.md.
  */
 public final class BootstrapParams
 {
@@ -17,7 +17,14 @@ public final class BootstrapParams
     public static final ParamSpec LOG_INTERVAL = new ParamSpec("jmpi.bootstrap.log.interval", "10000", "ms",
         "Launcher: refused, timed-out and over-cap bootstrap connections and accept errors are reported at most once per interval, with counts and peer addresses.");
 
-    public static final List<ParamSpec> ALL = List.of(HANDSHAKE_TIMEOUT, MAX_UNAUTHENTICATED, LOG_INTERVAL);
+    public static final ParamSpec BIND_IF = new ParamSpec("jmpi.bootstrap.if", "", "interface or CIDR",
+        "Launcher: where the bootstrap listens for a job with ranks on other hosts (an interface name or a CIDR); empty: every address, advertised to the ranks non-loopback first. A one-host job always uses 127.0.0.1.");
+    public static final ParamSpec HEARTBEAT_TIMEOUT = new ParamSpec("jmpi.bootstrap.heartbeat.timeout", "3000", "ms",
+        "Launcher and ranks on other hosts: a remote rank's heartbeat (every third of this) unanswered for this long halts the rank; unheard for this long, the launcher declares the rank lost and stops the job.");
+    public static final ParamSpec NODE = new ParamSpec("jmpi.node", "", "name",
+        "Rank: the node this rank counts as on (ranks of one node use shared memory, of different nodes tcp); empty: the host name. jmpirun sets it (JMPI_NODE) to the host name given with --host or --hostfile.");
+
+    public static final List<ParamSpec> ALL = List.of(HANDSHAKE_TIMEOUT, MAX_UNAUTHENTICATED, LOG_INTERVAL, BIND_IF, HEARTBEAT_TIMEOUT, NODE);
 
     private BootstrapParams()
     {

@@ -39,7 +39,7 @@ import java.nio.ByteOrder;
  * closes. Before that answer no frame in either direction may be longer than
  * {@link #MAX_HANDSHAKE_FRAME_LENGTH}: a reader refuses a longer FRAME_LENGTH before it allocates.
  * Then each request ({@link #TYPE_PUT}, {@link #TYPE_GET}, {@link #TYPE_FENCE}, {@link #TYPE_ABORT},
- * {@link #TYPE_CLOSE}) gets exactly one response frame of {@link #TYPE_RESPONSE} whose STATUS says how it
+ * {@link #TYPE_CLOSE}, {@link #TYPE_HEARTBEAT}) gets exactly one response frame of {@link #TYPE_RESPONSE} whose STATUS says how it
  * went and whose value carries the got value or, for a non-OK status, a UTF-8 message. After the
  * handshake a frame whose VERSION differs from {@link #VERSION} is answered with {@link #STATUS_ERROR}
  * and the connection closed.
@@ -107,6 +107,11 @@ public final class BootstrapProtocolDescriptor
     public static final byte TYPE_ABORT = 6;
     public static final byte TYPE_CLOSE = 7;
     public static final byte TYPE_RESPONSE = 8;
+    /**
+     * A remote rank's liveness probe, on a connection of its own: the server notes the rank as heard
+     * from, then answers {@code OK} after TIMEOUT_NS, or {@code JOB_FAILED} as soon as the job fails.
+     */
+    public static final byte TYPE_HEARTBEAT = 9;
 
     /** Requests carry no status; a response's status is one of the others. */
     public static final byte STATUS_NONE = 0;
@@ -137,6 +142,7 @@ public final class BootstrapProtocolDescriptor
             case TYPE_ABORT -> "ABORT";
             case TYPE_CLOSE -> "CLOSE";
             case TYPE_RESPONSE -> "RESPONSE";
+            case TYPE_HEARTBEAT -> "HEARTBEAT";
             default -> "UNKNOWN(" + type + ")";
         };
     }

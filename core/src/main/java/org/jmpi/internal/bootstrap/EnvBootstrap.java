@@ -7,6 +7,8 @@ import org.jmpi.spi.Bootstrap;
 import org.jmpi.spi.Params;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -67,9 +69,19 @@ public final class EnvBootstrap
             throw new MpiException(ErrorClass.ERR_OTHER,
                 "launcher environment: " + BootstrapEnv.TICKET_ENV_NAME + " is malformed: " + ex.getMessage());
         }
-        final InetSocketAddress address = parseAddress(endpoint);
+        final List<InetSocketAddress> addresses = new ArrayList<>();
+        for (final String one : endpoint.split(","))
+        {
+            addresses.add(parseAddress(one.trim()));
+        }
+        final long heartbeatMs = optionalLong(env, BootstrapEnv.HEARTBEAT_ENV_NAME);
         final long timeoutNs = TimeUnit.MILLISECONDS.toNanos(new Params(Map.of(), env).getLong(CoreParams.INIT_TIMEOUT));
-        final TcpBootstrap bootstrap = TcpBootstrap.connect(address, rank, size, jobId, ticket, timeoutNs);
+        final TcpBootstrap bootstrap = TcpBootstrap.connect(addresses, rank, size, jobId, ticket, timeoutNs);
+        if (heartbeatMs > 0)
+        {
+            final HeartbeatWatch watch = HeartbeatWatch.start(bootstrap, TimeUnit.MILLISECONDS.toNanos(heartbeatMs));
+            bootstrap.onClose(watch::stop);
+        }
         final String launcherPid = env.get(BootstrapEnv.LAUNCHER_PID_ENV_NAME);
         if (launcherPid != null && !launcherPid.isBlank())
         {
@@ -115,6 +127,29 @@ public final class EnvBootstrap
             throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + BootstrapEnv.LAUNCHER_PID_ENV_NAME + "=" + text +
                 " is not a pid");
         }
+    }
+
+    /** The value of an optional numeric variable, 0 when absent. */
+    private static long optionalLong(final Map<String, String> env, final String name)
+    {
+        final String text = env.get(name);
+        if (text == null || text.isBlank())
+        {
+            return 0;
+        }
+        try
+        {
+            final long value = Long.parseLong(text.trim());
+            if (value > 0)
+            {
+                return value;
+            }
+        }
+        catch (final NumberFormatException ex)
+        {
+            // Reported below.
+        }
+        throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + name + "=" + text + " is not a positive number");
     }
 
     private static String required(final Map<String, String> env, final String name)

@@ -14,6 +14,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -40,6 +41,8 @@ public final class TcpBootstrap implements Bootstrap
     private static final long ABORT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
     private static final long RETRY_MIN_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long RETRY_MAX_NS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** Connect time allowed to each advertised address but the last, which gets what is left. */
+    private static final long CONNECT_TRY_MS = 2_000;
 
     private final InetSocketAddress address;
     private final int rank;
@@ -50,6 +53,7 @@ public final class TcpBootstrap implements Bootstrap
     private final DataInputStream in;
     private final OutputStream out;
     private boolean closed;
+    private volatile Runnable onClose;
 
     private TcpBootstrap(final InetSocketAddress address, final int rank, final int size, final String jobId,
         final byte[] rankKey, final Connection connection)
@@ -87,13 +91,47 @@ public final class TcpBootstrap implements Bootstrap
     public static TcpBootstrap connect(final InetSocketAddress address, final int rank, final int size, final String jobId,
         final byte[] ticket, final long timeoutNs)
     {
+        return connect(List.of(address), rank, size, jobId, ticket, timeoutNs);
+    }
+
+    /**
+     * As {@link #connect(InetSocketAddress, int, int, String, byte[], long)}, trying the launcher's
+     * {@code addresses} in order (each but the last for at most 2 s) until one accepts the connection;
+     * that one serves this rank from then on.
+     */
+    public static TcpBootstrap connect(final List<InetSocketAddress> addresses, final int rank, final int size, final String jobId,
+        final byte[] ticket, final long timeoutNs)
+    {
         if (rank < 0 || rank >= size)
         {
             throw new MpiException(ErrorClass.ERR_ARG, "bootstrap rank out of range: rank=" + rank + ", size=" + size);
         }
+        if (addresses.isEmpty())
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "bootstrap: no launcher address given: rank=" + rank);
+        }
         final byte[][] rankKey = new byte[1][];
-        final Connection connection = open(address, rank, jobId, CREDENTIAL_TICKET, ticket, timeoutNs, rankKey);
-        return new TcpBootstrap(address, rank, size, jobId, rankKey[0], connection);
+        final InetSocketAddress[] used = new InetSocketAddress[1];
+        final long deadlineNs = System.nanoTime() + Math.max(0, timeoutNs);
+        Connection connection = null;
+        for (int i = 0; connection == null; i++)
+        {
+            final boolean last = i == addresses.size() - 1;
+            try
+            {
+                connection = open(addresses.get(i), rank, jobId, CREDENTIAL_TICKET, ticket,
+                    last ? deadlineNs - System.nanoTime() : TimeUnit.MILLISECONDS.toNanos(CONNECT_TRY_MS), rankKey);
+                used[0] = addresses.get(i);
+            }
+            catch (final MpiException ex)
+            {
+                if (last || !(ex.getCause() instanceof IOException))
+                {
+                    throw ex;
+                }
+            }
+        }
+        return new TcpBootstrap(used[0], rank, size, jobId, rankKey[0], connection);
     }
 
     /**
@@ -165,6 +203,45 @@ public final class TcpBootstrap implements Bootstrap
         }
     }
 
+    /**
+     * One heartbeat on this connection (which should serve nothing else): tells the launcher this rank
+     * is alive and waits for its answer, which comes after {@code waitNs} or as soon as the job fails.
+     *
+     * @return the answer's status ({@code STATUS_OK} or {@code STATUS_JOB_FAILED}); its text in {@code reason[0]}
+     * @throws IOException when no answer came within {@code waitNs + silenceNs}, or the connection broke
+     */
+    synchronized byte heartbeat(final long waitNs, final long silenceNs, final String[] reason) throws IOException
+    {
+        socket.setSoTimeout((int)Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNs + silenceNs)));
+        BootstrapMessage.request(TYPE_HEARTBEAT, rank, 0, waitNs, "", null).writeTo(out);
+        out.flush();
+        final BootstrapMessage response = BootstrapMessage.readFrom(in);
+        if (response == null)
+        {
+            throw new IOException("the launcher closed the connection");
+        }
+        reason[0] = response.valueText();
+        return response.status();
+    }
+
+    /** Closes the socket at once, without the lock (a thread may be blocked on it) and without CLOSE. */
+    void abandon()
+    {
+        closeQuietly(socket);
+    }
+
+    /** Runs {@code action} first thing in {@link #close()} (stops the heartbeat watch). */
+    void onClose(final Runnable action)
+    {
+        onClose = action;
+    }
+
+    /** Where this rank's launcher was reached. */
+    InetSocketAddress address()
+    {
+        return address;
+    }
+
     @Override
     public synchronized void close()
     {
@@ -173,6 +250,11 @@ public final class TcpBootstrap implements Bootstrap
             return;
         }
         closed = true;
+        final Runnable action = onClose;
+        if (action != null)
+        {
+            action.run();
+        }
         try
         {
             socket.setSoTimeout((int)TimeUnit.NANOSECONDS.toMillis(ABORT_TIMEOUT_NS));

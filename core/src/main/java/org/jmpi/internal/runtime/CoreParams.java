@@ -51,10 +51,13 @@ public final class CoreParams
         "How long finalize waits for the other ranks before it returns and leaves the rest to a closing thread (a " +
         "failing rank's exception then leaves main and ends the job).");
 
+    public static final ParamSpec TRANSPORTS_SHOW = new ParamSpec("jmpi.transports.show", "false", "boolean",
+        "At init every rank prints one line on stderr naming its node and the transport that carries its traffic to each peer.");
+
     public static final List<ParamSpec> ALL = List.of(
         EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW, SPLIT_MIN, SPLIT,
         IDLE_SPINS, IDLE_YIELDS, IDLE_SPIN_BURST, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT,
-        TRANSPORTS, JVM_ISOLATE, FINALIZE_WAIT);
+        TRANSPORTS, JVM_ISOLATE, FINALIZE_WAIT, TRANSPORTS_SHOW);
 
     private CoreParams()
     {

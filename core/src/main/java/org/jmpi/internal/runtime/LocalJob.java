@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /**
  * A job whose ranks are threads of this JVM: the launcher's {@code --threads} mode and the
@@ -68,8 +69,12 @@ public final class LocalJob
     private volatile int abortRank = -1;
     private volatile String abortMessage;
 
-    private LocalJob(final int size, final Map<String, String> explicitParams)
+    /** When not null, the bootstrap of each local rank (a hybrid job's ranks of this host); else the job's own. */
+    private final IntFunction<Bootstrap> bootstraps;
+
+    private LocalJob(final int size, final Map<String, String> explicitParams, final IntFunction<Bootstrap> bootstraps)
     {
+        this.bootstraps = bootstraps;
         if (size < 1)
         {
             throw new MpiException(ErrorClass.ERR_ARG, "job size must be at least 1: size=" + size);
@@ -85,7 +90,17 @@ public final class LocalJob
     /** A job of {@code size} ranks with these explicit parameter values (full names, {@code jmpi.*}). */
     public static LocalJob create(final int size, final Map<String, String> explicitParams)
     {
-        return new LocalJob(size, explicitParams);
+        return new LocalJob(size, explicitParams, null);
+    }
+
+    /**
+     * The ranks of one host of a hybrid job ({@code jmpirun --threads --npernode K} across hosts): the
+     * {@code localCount} threads run with the bootstraps {@code bootstraps} gives by local index, each
+     * connected to the launcher as its global rank; ranks of other hosts are reached by their transports.
+     */
+    public static LocalJob forHost(final int localCount, final Map<String, String> explicitParams, final IntFunction<Bootstrap> bootstraps)
+    {
+        return new LocalJob(localCount, explicitParams, bootstraps);
     }
 
     public int size()
@@ -106,7 +121,7 @@ public final class LocalJob
     /** A bootstrap for {@code rank}. */
     public Bootstrap bootstrap(final int rank)
     {
-        return new LocalBootstrap(this, rank, store, fence);
+        return bootstraps != null ? bootstraps.apply(rank) : new LocalBootstrap(this, rank, store, fence);
     }
 
     /** Objects the ranks' transports share (for example the in-JVM transport's inboxes). */

@@ -5,6 +5,7 @@ import org.jmpi.ErrorHandler;
 import org.jmpi.MpiException;
 import org.jmpi.ThreadLevel;
 import org.jmpi.internal.bootstrap.BootstrapEnv;
+import org.jmpi.internal.bootstrap.BootstrapParams;
 import org.jmpi.internal.bootstrap.EnvBootstrap;
 import org.jmpi.internal.engine.ProgressEngine;
 import org.jmpi.internal.pt2pt.BsendBuffer;
@@ -94,10 +95,12 @@ public final class RankRuntime
         mainThread = Thread.currentThread();
         initTimeoutNs = TimeUnit.MILLISECONDS.toNanos(params.getLong(CoreParams.INIT_TIMEOUT));
         processorName = hostName();
+        final String givenNode = params.get(BootstrapParams.NODE).trim();
+        final String nodeId = givenNode.isEmpty() ? processorName : givenNode;
 
-        final String jvmId = ProcessHandle.current().pid() + "@" + processorName +
+        final String jvmId = ProcessHandle.current().pid() + "@" + nodeId +
             (params.getBoolean(CoreParams.JVM_ISOLATE) ? "#" + rank : "");
-        bootstrap.put("jmpi.node." + rank, processorName.getBytes(StandardCharsets.UTF_8));
+        bootstrap.put("jmpi.node." + rank, nodeId.getBytes(StandardCharsets.UTF_8));
         bootstrap.put("jmpi.jvm." + rank, jvmId.getBytes(StandardCharsets.UTF_8));
         bootstrap.put("jmpi.protocol." + rank, Integer.toString(FrameDescriptor.VERSION).getBytes(StandardCharsets.UTF_8));
         bootstrap.put(BootstrapEnv.INIT_KEY_PREFIX + rank, new byte[] {1});
@@ -146,6 +149,16 @@ public final class RankRuntime
             }
         }
 
+        if (params.getBoolean(CoreParams.TRANSPORTS_SHOW))
+        {
+            final StringBuilder line = new StringBuilder("jmpi: rank " + rank + " on node " + nodes[rank] + ": peers");
+            for (int r = 0; r < size; r++)
+            {
+                line.append(' ').append(r).append('=').append(routes[r].name());
+            }
+            System.err.println(line);
+        }
+
         protocol = new Protocol(routes,
             params.getLong(CoreParams.EAGER_LIMIT),
             (int)Math.min(Integer.MAX_VALUE, params.getLong(CoreParams.FRAGMENT_SIZE)),
@@ -171,7 +184,14 @@ public final class RankRuntime
         }
 
         final CommState.Aborter aborter = this::abort;
-        services = new RankServices(rank, params, rankContext != null ? rankContext.job().shared() : null, processorName,
+        // Heap-sharing shortcuts (put/get persistent collectives) need every rank of the job in this JVM:
+        // not so for the threads of one host of a hybrid job across hosts (jmpi.jvm.isolate's "#rank" aside).
+        boolean oneJvm = true;
+        for (int r = 0; r < size; r++)
+        {
+            oneJvm &= jvms[r].split("#")[0].equals(jvms[rank].split("#")[0]);
+        }
+        services = new RankServices(rank, params, rankContext != null && oneJvm ? rankContext.job().shared() : null, processorName,
             FIRST_FREE_CONTEXT);
         // A freed communicator's context drops the frames no receive takes, until the id may be chosen again.
         services.contexts().hooks(protocol::contextClosed, protocol::contextOpened);
