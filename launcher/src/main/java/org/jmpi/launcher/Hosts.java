@@ -5,7 +5,6 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -239,15 +238,5 @@ record Hosts(List<String> names, List<Integer> slots)
     public String toString()
     {
         return describe();
-    }
-
-    static List<String> hostNames(final Hosts hosts, final int[] hostOf)
-    {
-        final List<String> names = new ArrayList<>();
-        for (final int h : hostOf)
-        {
-            names.add(hosts.names().get(h));
-        }
-        return names;
     }
 }

@@ -50,6 +50,12 @@ final class InfoReport
 
     static void print(final PrintStream out, final Map<String, String> explicitParams)
     {
+        print(out, explicitParams, null);
+    }
+
+    /** The report; with {@code layout} (from -np, --host, --threads...) also the transport each peer would use. */
+    static void print(final PrintStream out, final Map<String, String> explicitParams, final LaunchOptions layout)
+    {
         final Params params = new Params(explicitParams);
         out.println("jmpi " + version());
         out.println("  JDK:       " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + " " +
@@ -80,6 +86,10 @@ final class InfoReport
             out.println("      ranks in separate JVMs: " + probe(provider, probeContext(probeJob, false)));
             out.println("      ranks as threads:       " + probe(provider, probeContext(probeJob, true)));
         }
+        if (layout != null)
+        {
+            PeerReport.print(out, layout, providers);
+        }
         out.println();
         out.println("parameters (-Djmpi.NAME=VALUE, environment JMPI_NAME, or jmpirun --param NAME=VALUE):");
         final List<ParamSpec> specs = ParamRegistry.all();
@@ -108,7 +118,7 @@ final class InfoReport
         }
     }
 
-    private static String probe(final TransportProvider provider, final TransportContext context)
+    static String probe(final TransportProvider provider, final TransportContext context)
     {
         try
         {
@@ -126,12 +136,19 @@ final class InfoReport
     {
         final String host = hostName();
         final long pid = ProcessHandle.current().pid();
+        return probeContext(job, 0, r -> host, r -> pid + "@" + host + (sameJvm ? "" : "#" + r));
+    }
+
+    /** Rank {@code rank} of {@code job}, each rank on the node and in the JVM the functions give. */
+    static TransportContext probeContext(final LocalJob job, final int rank, final java.util.function.IntFunction<String> nodes,
+        final java.util.function.IntFunction<String> jvms)
+    {
         return new TransportContext()
         {
             @Override
             public int rank()
             {
-                return 0;
+                return rank;
             }
 
             @Override
@@ -149,7 +166,7 @@ final class InfoReport
             @Override
             public Bootstrap bootstrap()
             {
-                return job.bootstrap(0);
+                return job.bootstrap(rank);
             }
 
             @Override
@@ -159,15 +176,15 @@ final class InfoReport
             }
 
             @Override
-            public String nodeId(final int rank)
+            public String nodeId(final int r)
             {
-                return host;
+                return nodes.apply(r);
             }
 
             @Override
-            public String jvmId(final int rank)
+            public String jvmId(final int r)
             {
-                return pid + "@" + host + (sameJvm ? "" : "#" + rank);
+                return jvms.apply(r);
             }
 
             @Override
@@ -184,7 +201,7 @@ final class InfoReport
         };
     }
 
-    private static String hostName()
+    static String hostName()
     {
         try
         {

@@ -59,7 +59,7 @@ public final class JmpiRun
         }
         if (options.info())
         {
-            InfoReport.print(System.out, options.params());
+            InfoReport.print(System.out, options.params(), options.rankCount() > 0 ? options : null);
             System.out.flush();
             return 0;
         }

@@ -35,6 +35,12 @@ final class LaunchAgent
         }
     }
 
+    /** The agent's words as given, for reports. */
+    String describe()
+    {
+        return String.join(" ", words);
+    }
+
     /** The local command that runs {@code script} under {@code /bin/sh} on {@code host}. */
     List<String> command(final String host, final String script)
     {

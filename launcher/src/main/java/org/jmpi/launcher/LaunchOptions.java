@@ -105,7 +105,8 @@ record LaunchOptions(
           --oversubscribe        allow more ranks than slots
           --launch-agent CMD     how to start a process on another host (default: ssh -x -o BatchMode=yes);
                                  "%h" in CMD is replaced by the host, else the host is appended
-          --info                 print version, JDK, transports and every parameter, then exit
+          --info                 print version, JDK, transports and every parameter, then exit; with -np N
+                                 (and --host, --threads...) also the transport each rank would use to each peer
           --help, -h             print this and exit
 
         exit code: 0 when every rank exits 0; otherwise the code of the first rank that failed
@@ -176,12 +177,12 @@ record LaunchOptions(
             }
         }
         final List<String> appArgs = List.of(args).subList(i, args.length);
-        if (help || info)
+        if (help)
         {
             return new LaunchOptions(Math.max(rankCount, 1), threads, params, exports, tagOutput, timeoutNs, jvmArgs,
-                classPath == null ? List.of() : classPath, mainClass, appArgs, info, help, null);
+                classPath == null ? List.of() : classPath, mainClass, appArgs, info, true, null);
         }
-        if (mainClass == null)
+        if (mainClass == null && !info)
         {
             throw new UsageException("no program given: expected -cp CLASSPATH MainClass or -jar app.jar (see jmpirun --help)");
         }
@@ -206,6 +207,12 @@ record LaunchOptions(
             }
             placement = new Placement(hosts, hosts.map(rankCount, mapBy, perNode, oversubscribe),
                 new LaunchAgent(launchAgent == null ? DEFAULT_LAUNCH_AGENT : launchAgent));
+        }
+        if (info)
+        {
+            // 0 ranks: --info without a layout; otherwise the per-peer report describes this job.
+            return new LaunchOptions(Math.max(rankCount, 0), threads, params, exports, tagOutput, timeoutNs, jvmArgs,
+                classPath == null ? List.of() : classPath, mainClass, appArgs, true, false, placement);
         }
         if (rankCount < 0)
         {

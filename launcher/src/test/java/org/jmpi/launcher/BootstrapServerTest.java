@@ -7,6 +7,7 @@ import org.jmpi.internal.bootstrap.BootstrapEnv;
 import org.jmpi.internal.bootstrap.EnvBootstrap;
 import org.jmpi.internal.bootstrap.TcpBootstrap;
 import org.jmpi.spi.Bootstrap;
+import org.jmpi.spi.Params;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -240,6 +241,47 @@ class BootstrapServerTest
         assertEquals(1, rank1.rank());
         rank1.put("k", bytes("v"));
         assertArrayEquals(bytes("v"), connect(server, 0).get("k", WAIT_NS));
+    }
+
+    @Test
+    void shouldAdvertiseEveryAddressAcrossHostsAndLetTheRankTakeTheFirstThatAnswers()
+    {
+        final BootstrapServer server = BootstrapServer.start(2, BootstrapEnv.newJobId(), (rank, code, message) -> { },
+            BootstrapServer.Config.acrossHosts(new Params(Map.of())), System.err::println);
+        closeables.add(server);
+        final Map<String, String> env = new HashMap<>(server.rankEnvironment(1));
+        final String advertised = env.get(BootstrapEnv.BOOTSTRAP_ENV_NAME);
+        assertTrue(advertised.endsWith(",127.0.0.1:" + server.address().getPort()) || advertised.equals("127.0.0.1:" + server.address().getPort()),
+            advertised);
+        // a closed port first: refused at once, the next address is tried
+        env.put(BootstrapEnv.BOOTSTRAP_ENV_NAME, "127.0.0.1:1," + advertised);
+        env.remove(BootstrapEnv.LAUNCHER_PID_ENV_NAME);
+        final Bootstrap rank1 = EnvBootstrap.fromEnvironment(env);
+        closeables.add(0, rank1);
+        rank1.put("k", bytes("v"));
+        assertArrayEquals(bytes("v"), connect(server, 0).get("k", WAIT_NS));
+    }
+
+    @Test
+    void shouldCountARankWithHeartbeatsAliveAndNameItOnceItFallsSilent() throws Exception
+    {
+        final BootstrapServer server = server(2);
+        final Map<String, String> env = new HashMap<>(server.rankEnvironment(1));
+        env.remove(BootstrapEnv.LAUNCHER_PID_ENV_NAME);
+        env.put(BootstrapEnv.HEARTBEAT_ENV_NAME, "300");
+        final Bootstrap rank1 = EnvBootstrap.fromEnvironment(env);
+        final long silenceNs = TimeUnit.MILLISECONDS.toNanos(300);
+        final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(900);
+        while (System.nanoTime() - until < 0)
+        {
+            assertEquals(-1, server.silentRank(silenceNs), "rank 1 beats every 100 ms");
+            Thread.sleep(20);
+        }
+        rank1.close();
+        Thread.sleep(500);
+        assertEquals(1, server.silentRank(silenceNs), "closed before finalize: silent");
+        server.rankExited(1, "exited with code 0");
+        assertEquals(-1, server.silentRank(silenceNs), "an exited rank is the exit's business");
     }
 
     @Test

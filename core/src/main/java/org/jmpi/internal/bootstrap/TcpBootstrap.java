@@ -73,6 +73,15 @@ public final class TcpBootstrap implements Bootstrap
     {
     }
 
+    /** The address did not take the TCP connection (refused, no route, or not within its time). */
+    private static final class Unreachable extends IOException
+    {
+        Unreachable(final IOException cause)
+        {
+            super(cause.getMessage(), cause);
+        }
+    }
+
     /** The server closed before it challenged (its cap was full): worth another try. */
     private static final class Unanswered extends IOException
     {
@@ -119,13 +128,15 @@ public final class TcpBootstrap implements Bootstrap
             final boolean last = i == addresses.size() - 1;
             try
             {
-                connection = open(addresses.get(i), rank, jobId, CREDENTIAL_TICKET, ticket,
-                    last ? deadlineNs - System.nanoTime() : TimeUnit.MILLISECONDS.toNanos(CONNECT_TRY_MS), rankKey);
+                connection = open(addresses.get(i), rank, jobId, CREDENTIAL_TICKET, ticket, deadlineNs - System.nanoTime(),
+                    last ? Long.MAX_VALUE : CONNECT_TRY_MS, rankKey);
                 used[0] = addresses.get(i);
             }
             catch (final MpiException ex)
             {
-                if (last || !(ex.getCause() instanceof IOException))
+                // Only an address that did not take the connection is passed over: once connected, the
+                // ticket may be spent, so a failure after that is final.
+                if (last || !(ex.getCause() instanceof Unreachable))
                 {
                     throw ex;
                 }
@@ -143,7 +154,7 @@ public final class TcpBootstrap implements Bootstrap
      */
     public TcpBootstrap newConnection(final long timeoutNs)
     {
-        final Connection connection = open(address, rank, jobId, CREDENTIAL_RANK_KEY, rankKey, timeoutNs, null);
+        final Connection connection = open(address, rank, jobId, CREDENTIAL_RANK_KEY, rankKey, timeoutNs, Long.MAX_VALUE, null);
         return new TcpBootstrap(address, rank, size, jobId, rankKey, connection);
     }
 
@@ -188,7 +199,7 @@ public final class TcpBootstrap implements Bootstrap
     {
         try
         {
-            final Connection connection = open(address, rank, jobId, CREDENTIAL_RANK_KEY, rankKey, ABORT_TIMEOUT_NS, null);
+            final Connection connection = open(address, rank, jobId, CREDENTIAL_RANK_KEY, rankKey, ABORT_TIMEOUT_NS, Long.MAX_VALUE, null);
             try (Socket abortSocket = connection.socket)
             {
                 final byte[] text = (message == null ? "" : message).getBytes(StandardCharsets.UTF_8);
@@ -319,10 +330,11 @@ public final class TcpBootstrap implements Bootstrap
      *    until {@code timeoutNs} has passed since the first try.
      * 3. Anything else (connect refused, proof refused, protocol mismatch, the deadline) ends at once.
      *
+     * @param connectTimeoutMs at most this long for the TCP connect itself (then {@link Unreachable})
      * @param rankKeyOut when not null, receives the rank key the server handed over (ticket credential).
      */
     private static Connection open(final InetSocketAddress address, final int rank, final String jobId, final int credentialKind,
-        final byte[] credential, final long timeoutNs, final byte[][] rankKeyOut)
+        final byte[] credential, final long timeoutNs, final long connectTimeoutMs, final byte[][] rankKeyOut)
     {
         final long deadlineNs = System.nanoTime() + Math.max(0, timeoutNs);
         long backoffNs = RETRY_MIN_NS;
@@ -333,7 +345,14 @@ public final class TcpBootstrap implements Bootstrap
             {
                 socket = new Socket();
                 socket.setTcpNoDelay(true);
-                socket.connect(address, remainingMs(deadlineNs));
+                try
+                {
+                    socket.connect(address, (int)Math.min(connectTimeoutMs, remainingMs(deadlineNs)));
+                }
+                catch (final IOException ex)
+                {
+                    throw new Unreachable(ex);
+                }
                 final Connection connection = new Connection(socket,
                     new DataInputStream(new BufferedInputStream(socket.getInputStream())),
                     new BufferedOutputStream(socket.getOutputStream()));

@@ -1,6 +1,7 @@
 package org.jmpi.internal.runtime;
 
 import org.jmpi.spi.ParamSpec;
+import org.jmpi.spi.Params;
 import org.jmpi.spi.TransportProvider;
 
 import java.util.ArrayList;
@@ -28,6 +29,12 @@ public final class ParamRegistry
     }
 
     /** The transport providers on the class path, for {@code jmpirun --info}. */
+    /** The transport providers {@code params}' {@code jmpi.transports} opens, in the order they are tried for a peer. */
+    public static List<TransportProvider> selected(final Params params)
+    {
+        return TransportSelection.select(providers(), params.get(CoreParams.TRANSPORTS));
+    }
+
     public static List<TransportProvider> providers()
     {
         final List<TransportProvider> providers = new ArrayList<>();
