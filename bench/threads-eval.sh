@@ -8,7 +8,10 @@
 # concurrent-rate.png, overlap.png and halo.png into the output directory.
 # Needs: mvn package done (bench/target/classes and bench/target/lib).
 # Usage: bench/threads-eval.sh [rounds] [outDir]
-#   environment: THREADS (default 1,4,16,64,256,1000), ROUND_TRIPS (per point, default 4000),
+#   environment: THREADS (default 1,4,16,64,256,1000), PLATFORM_THREADS (default 1,4,16,64,256: every
+#   thread blocked under MULTIPLE wakes each millisecond to re-check, so 1,000 platform threads per rank
+#   took the shared 2-core machine's load average to 1,600 and starved everyone's work; set it to
+#   $THREADS on a machine of your own), ROUND_TRIPS (per point, default 4000),
 #   HALO_N (default 32,128,512), HALO_ITERATIONS (default 2000), NP (ranks, default 2),
 #   LAUNCH (extra jmpirun options, e.g. --threads to run the ranks as threads of one JVM).
 set -euo pipefail
@@ -20,6 +23,7 @@ source bench/java21.sh
 cp='bench/target/classes:bench/target/lib/*'
 np=${NP:-2}
 threads=${THREADS:-1,4,16,64,256,1000}
+platform_threads=${PLATFORM_THREADS:-1,4,16,64,256}
 round_trips=${ROUND_TRIPS:-4000}
 halo_n=${HALO_N:-32,128,512}
 halo_iterations=${HALO_ITERATIONS:-2000}
@@ -32,7 +36,8 @@ run() { # label class args...
 echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg)" > "$out/load.txt"
 for r in $(seq 1 "$rounds"); do
   for mode in virtual platform single; do
-    run "concurrent-$mode-$r" org.jmpi.bench.threads.ConcurrentLatency "$mode" --threads "$threads" --round-trips "$round_trips"
+    counts=$threads; [ "$mode" = platform ] && counts=$platform_threads
+    run "concurrent-$mode-$r" org.jmpi.bench.threads.ConcurrentLatency "$mode" --threads "$counts" --round-trips "$round_trips"
   done
   for comm in virtual platform; do
     run "overlap-$comm-$r" org.jmpi.bench.threads.Overlap --comm "$comm"
