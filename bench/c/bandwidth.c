@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     long max_bytes = argc > 2 ? atol(argv[2]) : 4L << 20;
     window_size = argc > 3 ? atoi(argv[3]) : 64;
     int iterations = argc > 4 ? atoi(argv[4]) : 1000;
-    long jit_warmup = argc > 5 ? atol(argv[5]) : 2000;
+    long jit_warmup = argc > 5 ? atol(argv[5]) : 6000;
     if (strcmp(name, "bw") == 0) mode = BW;
     else if (strcmp(name, "bibw") == 0) mode = BIBW;
     else if (strcmp(name, "mbw_mr") == 0) mode = MBW_MR;

@@ -30,7 +30,7 @@ int main(int argc, char **argv)
 {
     int rank, size;
     long max_bytes = argc > 1 ? atol(argv[1]) : 4L << 20;
-    long jit_warmup = argc > 2 ? atol(argv[2]) : 100000;
+    long jit_warmup = argc > 2 ? atol(argv[2]) : 400000;
     static const long warmup_sizes[] = {8, 64, 512, 4096, 32768};
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

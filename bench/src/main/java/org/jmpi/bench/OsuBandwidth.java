@@ -24,8 +24,9 @@ import java.util.Locale;
  * </ol>
  * Per size a warm-up of {@code skip} windows, then {@code iterations} timed ones (1,000 and 100 up to
  * 8 KiB, 100 and 10 above: more than OSU's 100/10, because a noisy machine needs them), window 64. Before
- * the first size, {@code --jit-warmup} windows (default 2,000) of 8 B and 4 KiB alternately run the same
- * code so the timed loops are compiled. Every window's time on rank 0 goes into an HdrHistogram; the
+ * the first size, {@code --jit-warmup} windows (default 6,000, about 400,000 messages, as many as the
+ * ping-pong's warm-up; docs/performance.md's run had 2,000, and its sizes below 128 B ran slow with 6,000 too) of
+ * 8 B and 4 KiB alternately run the same code so the timed loops are compiled. Every window's time on rank 0 goes into an HdrHistogram; the
  * percentile columns are that time divided by the window (µs per message, {@link Percentiles}).
  * <pre>
  * # jmpi bw (window 64, byte[], 2 ranks)
@@ -95,7 +96,7 @@ public final class OsuBandwidth
         final int maxBytes = parsed.positionalInt(1, 4 << 20);
         final int window = parsed.intOption("--window", 64);
         final int iterations = parsed.intOption("--iterations", 1000);
-        final int jitWarmup = parsed.intOption("--jit-warmup", 2000);
+        final int jitWarmup = parsed.intOption("--jit-warmup", 6000);
         final boolean direct = parsed.flag("--direct");
         try (Mpi mpi = Mpi.init(args))
         {

@@ -14,7 +14,7 @@ import java.nio.ByteBuffer;
  * trips: on a shared machine where ranks get preempted, the mean mixes in scheduling delays and the
  * median shows the cost of the path itself. Further columns give the distribution of single round
  * trips, halved, from an HdrHistogram ({@link Percentiles}): p90, p99, p99.9 and max. Before the first
- * size, {@link JitWarmup} runs {@code --jit-warmup} round trips (default 100,000) so the timed loops run
+ * size, {@link JitWarmup} runs {@code --jit-warmup} round trips (default 400,000) so the timed loops run
  * compiled code. Output, like osu_latency plus those columns:
  * <pre>
  * # jmpi ping-pong latency
