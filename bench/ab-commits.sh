@@ -21,11 +21,14 @@ fi
 source bench/java21.sh
 javac=$(dirname "$java")/javac
 harness=(bench/src/main/java/org/jmpi/bench/OsuLatency.java bench/src/main/java/org/jmpi/bench/HaloWarmup.java
-  bench/src/main/java/org/jmpi/bench/coll/PersistentBcastTimer.java)
+  bench/src/main/java/org/jmpi/bench/coll/PersistentBcastTimer.java bench/src/main/java/org/jmpi/bench/BenchArgs.java
+  bench/src/main/java/org/jmpi/bench/Percentiles.java bench/src/main/java/org/jmpi/bench/JitWarmup.java
+  bench/src/main/java/org/jmpi/bench/PingPong.java)
+lib=$PWD/bench/target/lib   # HdrHistogram, copied there by this tree's mvn package
 for side in A B; do
   dir=$tree; [ $side = B ] && dir=$PWD
   rm -rf "$out/classes-$side"
-  "$javac" --release 21 -nowarn -cp "$dir/core/target/classes:$dir/datatype/target/classes" -d "$out/classes-$side" "${harness[@]}"
+  "$javac" --release 21 -nowarn -cp "$dir/core/target/classes:$dir/datatype/target/classes:$lib/*" -d "$out/classes-$side" "${harness[@]}"
 done
 run() { # label tree args...
   local label=$1 dir=$2; shift 2
@@ -34,7 +37,7 @@ run() { # label tree args...
 for r in $(seq 1 "$rounds"); do
   for side in A B; do
     dir=$tree; [ $side = B ] && dir=$PWD
-    bench=$PWD/$out/classes-$side
+    bench="$PWD/$out/classes-$side:$lib/*"
     run "$side-$r-lat-jvms" "$dir" -np 2 -cp "$bench" org.jmpi.bench.OsuLatency 4194304
     run "$side-$r-lat-threads" "$dir" --threads -np 2 -cp "$bench" org.jmpi.bench.OsuLatency 4194304
     run "$side-$r-bcast4" "$dir" --threads -np 4 -cp "$bench" org.jmpi.bench.coll.PersistentBcastTimer 8192 20000

@@ -11,13 +11,13 @@ shift || true
 if [ $# -gt 0 ]; then sizes=("$@"); else sizes=(8 1048576); fi
 out=bench/target/compat
 mkdir -p "$out"
-cp="bench/target/classes:compat/target/classes"
+cp="bench/target/classes:bench/target/lib/*:compat/target/classes"
 rm -f "$out"/*.txt
 for r in $(seq 1 "$rounds"); do
   for s in "${sizes[@]}"; do
-    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuLatency "$s" --from "$s" --direct >> "$out/core-buffer-$r.txt"
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuLatency "$s" --from "$s" --direct --jit-warmup 0 >> "$out/core-buffer-$r.txt"
     bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatLatency "$s" --from "$s" -a buffer >> "$out/compat-buffer-$r.txt"
-    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuLatency "$s" --from "$s" >> "$out/core-arrays-$r.txt"
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuLatency "$s" --from "$s" --jit-warmup 0 >> "$out/core-arrays-$r.txt"
     bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatLatency "$s" --from "$s" -a arrays >> "$out/compat-arrays-$r.txt"
   done
 done
@@ -28,7 +28,7 @@ def load(name):
     rows = {}
     for line in open(f"{out}/{name}"):
         if line.startswith("#") or not line.strip(): continue
-        size, mean, bw, median = line.split()
+        size, mean, bw, median = line.split()[:4]   # OsuLatency adds p90, p99, p99.9, max
         rows[int(size)] = (float(mean), float(median))
     return rows
 for kind in ("buffer", "arrays"):

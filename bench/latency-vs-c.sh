@@ -3,6 +3,7 @@
 # alternately (A B A B ...) in one invocation, as ../shared/baseline/README.md asks: the two vCPUs'
 # placement changes small-message latency about fourfold, so only same-invocation ratios mean much.
 # Needs: mvn package done; Debian's openmpi-bin and libopenmpi-dev (installed here if missing).
+# bench/p2p-vs-c.sh is the fuller sibling: percentiles, bandwidth, message rate and plots.
 # Usage: bench/latency-vs-c.sh [rounds] [maxBytes]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +17,7 @@ fi
 mpicc -O2 -o "$out/pingpong" bench/c/pingpong.c
 for r in $(seq 1 "$rounds"); do
   mpirun --allow-run-as-root --oversubscribe -np 2 --bind-to core --mca btl self,vader "$out/pingpong" "$max" > "$out/c-$r.txt"
-  bin/jmpirun -np 2 -cp bench/target/classes org.jmpi.bench.OsuLatency "$max" > "$out/jmpi-$r.txt"
+  bin/jmpirun -np 2 -cp 'bench/target/classes:bench/target/lib/*' org.jmpi.bench.OsuLatency "$max" > "$out/jmpi-$r.txt"
 done
 python3 - "$out" "$rounds" <<'PY'
 import sys, statistics
@@ -25,7 +26,7 @@ def load(name):
     rows = {}
     for line in open(f"{out}/{name}"):
         if line.startswith("#") or not line.strip(): continue
-        size, mean, bw, median = line.split()
+        size, mean, bw, median = line.split()[:4]   # then p90, p99, p99.9, max: bench/p2p-vs-c.sh reports those
         rows[int(size)] = (float(mean), float(median))
     return rows
 c = [load(f"c-{r}.txt") for r in range(1, rounds + 1)]

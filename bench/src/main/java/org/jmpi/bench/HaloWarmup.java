@@ -5,6 +5,8 @@ import org.jmpi.Datatype;
 import org.jmpi.Mpi;
 import org.jmpi.Request;
 
+import org.HdrHistogram.Histogram;
+
 /**
  * How fast a job gets warm: a halo exchange between ranks 0 and 1 (each posts irecv, isend, then awaits
  * both) timed in blocks of exchanges from the job's first message, so the first block shows what a
@@ -12,9 +14,11 @@ import org.jmpi.Request;
  * 20,000 exchanges at most 1.5x the third 20,000.
  * <pre>
  * # jmpi halo warm-up: 128 doubles contiguous, 3 blocks of 20000 exchanges
- * # block  first   mean (us)   median (us)
- * 0        0       24.10       21.93
+ * # block  first   mean (us)    p50 (us)    p90 (us)    p99 (us)  p99.9 (us)    max (us)
+ * 0        0       24.10       21.93       ...
  * </pre>
+ * The percentile columns come from an HdrHistogram of single exchanges ({@link Percentiles}). There is no
+ * warm-up: the first block is what this harness measures.
  * Usage: {@code bin/jmpirun -np 2 -cp bench/target/classes org.jmpi.bench.HaloWarmup [doubles] [blocks] [perBlock] [--vector]}
  * ({@code --vector}: the halo is every other double of a twice-as-long array, sent as a vector type, as a
  * column of a row-major grid is).
@@ -62,15 +66,16 @@ public final class HaloWarmup
             final double[] out = new double[vector ? 2 * doubles : doubles];
             final double[] in = new double[out.length];
             final int peer = 1 - rank;
-            final long[] exchangeNs = new long[perBlock];
+            final Histogram exchanges = Percentiles.newHistogram();
             if (rank == 0)
             {
                 System.out.printf("# jmpi halo warm-up: %d doubles %s, %d blocks of %d exchanges%n", doubles,
                     vector ? "as a vector type" : "contiguous", blocks, perBlock);
-                System.out.printf("# %-6s %8s %11s %13s %9s%n", "block", "first", "mean (us)", "median (us)", "p99 (us)");
+                System.out.printf("# %-6s %8s %11s %s%n", "block", "first", "mean (us)", Percentiles.HEADER);
             }
             for (int b = 0; b < blocks; b++)
             {
+                exchanges.reset();
                 final long blockStart = System.nanoTime();
                 for (int i = 0; i < perBlock && rank < 2; i++)
                 {
@@ -80,14 +85,12 @@ public final class HaloWarmup
                     final Request s = world.isend(out, 0, count, type, peer, 5);
                     r.await();
                     s.await();
-                    exchangeNs[i] = System.nanoTime() - t0;
+                    exchanges.recordValue(System.nanoTime() - t0);
                 }
                 final double meanUs = (System.nanoTime() - blockStart) / 1e3 / perBlock;
                 if (rank == 0)
                 {
-                    java.util.Arrays.sort(exchangeNs);
-                    System.out.printf("%-8d %8d %11.2f %13.2f %9.2f%n", b, b * perBlock, meanUs,
-                        exchangeNs[perBlock / 2] / 1e3, exchangeNs[(int)(perBlock * 0.99)] / 1e3);
+                    System.out.printf("%-8d %8d %11.2f %s%n", b, b * perBlock, meanUs, Percentiles.columns(exchanges, 1.0));
                 }
             }
         }

@@ -1,8 +1,9 @@
 package org.jmpi.bench;
 
 import org.jmpi.Comm;
-import org.jmpi.Datatype;
 import org.jmpi.Mpi;
+
+import org.HdrHistogram.Histogram;
 
 import java.nio.ByteBuffer;
 
@@ -11,14 +12,18 @@ import java.nio.ByteBuffer;
  * warm-up, then {@code iterations} round trips; one-way latency is half the mean round trip.
  * Bandwidth is size / one-way latency. A last column gives the median one-way latency of single round
  * trips: on a shared machine where ranks get preempted, the mean mixes in scheduling delays and the
- * median shows the cost of the path itself. Output, like osu_latency plus that column:
+ * median shows the cost of the path itself. Further columns give the distribution of single round
+ * trips, halved, from an HdrHistogram ({@link Percentiles}): p90, p99, p99.9 and max. Before the first
+ * size, {@link JitWarmup} runs {@code --jit-warmup} round trips (default 400,000) so the timed loops run
+ * compiled code. Output, like osu_latency plus those columns:
  * <pre>
  * # jmpi ping-pong latency
- * # Size          Latency (us)   Bandwidth (MB/s)   Median (us)
- * 8                      0.52              15.38          0.41
+ * # Size          Latency (us)   Bandwidth (MB/s)    p50 (us)    p90 (us)    p99 (us)  p99.9 (us)    max (us)
+ * 8                      0.52              15.38          0.41        0.45        0.90        3.10       40.20
  * </pre>
- * Usage: {@code bin/jmpirun -np 2 -cp bench/target/classes org.jmpi.bench.OsuLatency [maxBytes] [--direct] [--from minBytes]}
- * ({@code --direct}: direct ByteBuffers instead of byte[]; {@code --from}: the first size, a power of two). Ranks beyond 1 only join the barriers.
+ * Usage: {@code bin/jmpirun -np 2 -cp 'bench/target/classes:bench/target/lib/*' org.jmpi.bench.OsuLatency
+ * [maxBytes] [--direct] [--from minBytes] [--jit-warmup N]} ({@code --direct}: direct ByteBuffers instead of
+ * byte[]; {@code --from}: the first size, a power of two). Ranks beyond 1 only join the barriers.
  */
 public final class OsuLatency
 {
@@ -34,24 +39,11 @@ public final class OsuLatency
 
     public static void main(final String[] args)
     {
-        int maxBytes = 4 << 20;
-        int fromBytes = 0;
-        boolean direct = false;
-        for (int i = 0; i < args.length; i++)
-        {
-            if (args[i].equals("--direct"))
-            {
-                direct = true;
-            }
-            else if (args[i].equals("--from") && i + 1 < args.length)
-            {
-                fromBytes = Integer.parseInt(args[++i]);
-            }
-            else if (!args[i].startsWith("-"))
-            {
-                maxBytes = Integer.parseInt(args[i]);
-            }
-        }
+        final BenchArgs parsed = BenchArgs.parse(args, "--jit-warmup", "--from");
+        final int maxBytes = parsed.positionalInt(0, 4 << 20);
+        final int fromBytes = parsed.intOption("--from", 0);
+        final boolean direct = parsed.flag("--direct");
+        final int jitWarmup = parsed.intOption("--jit-warmup", JitWarmup.DEFAULT_ROUND_TRIPS);
         try (Mpi mpi = Mpi.init(args))
         {
             final Comm world = mpi.world();
@@ -64,15 +56,17 @@ public final class OsuLatency
             if (rank == 0)
             {
                 System.out.println("# jmpi ping-pong latency (" + (direct ? "direct ByteBuffer" : "byte[]") + ", " + world.size() + " ranks)");
-                System.out.printf("# %-12s %14s %18s %13s%n", "Size", "Latency (us)", "Bandwidth (MB/s)", "Median (us)");
+                System.out.printf("# %-12s %14s %18s %s%n", "Size", "Latency (us)", "Bandwidth (MB/s)", Percentiles.HEADER);
             }
+            JitWarmup.run(world, buf, Math.max(1, maxBytes), jitWarmup);
+            final Histogram roundTrips = Percentiles.newHistogram();
             for (int size = fromBytes; size <= maxBytes; size = size == 0 ? 1 : size * 2)
             {
                 final boolean large = size > LARGE_SIZE;
                 final int iterations = large ? LARGE_ITERATIONS : SMALL_ITERATIONS;
                 final int warmup = large ? LARGE_WARMUP : SMALL_WARMUP;
                 world.barrier();
-                final long[] roundTripNs = new long[iterations];
+                roundTrips.reset();
                 double start = 0;
                 long last = 0;
                 for (int i = 0; i < iterations + warmup; i++)
@@ -82,29 +76,18 @@ public final class OsuLatency
                         start = Mpi.wtime();
                         last = System.nanoTime();
                     }
-                    if (rank == 0)
-                    {
-                        world.send(buf, 0, size, Datatype.BYTE, 1, 1);
-                        world.recv(buf, 0, size, Datatype.BYTE, 1, 1);
-                    }
-                    else if (rank == 1)
-                    {
-                        world.recv(buf, 0, size, Datatype.BYTE, 0, 1);
-                        world.send(buf, 0, size, Datatype.BYTE, 0, 1);
-                    }
+                    PingPong.roundTrip(world, buf, size, 1);
                     if (i >= warmup)
                     {
                         final long now = System.nanoTime();
-                        roundTripNs[i - warmup] = now - last;
+                        roundTrips.recordValue(now - last);
                         last = now;
                     }
                 }
                 if (rank == 0)
                 {
                     final double oneWayUs = (Mpi.wtime() - start) * 1e6 / (2.0 * iterations);
-                    java.util.Arrays.sort(roundTripNs);
-                    final double medianUs = roundTripNs[iterations / 2] / 2000.0;
-                    System.out.printf("%-14d %14.2f %18.2f %13.2f%n", size, oneWayUs, size / oneWayUs, medianUs);
+                    System.out.printf("%-14d %14.2f %18.2f %s%n", size, oneWayUs, size / oneWayUs, Percentiles.columns(roundTrips, 2.0));
                 }
             }
         }
