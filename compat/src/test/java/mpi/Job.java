@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import org.jmpi.internal.runtime.LocalJob;
+import org.jmpi.internal.bootstrap.LocalJob;
 
 /**
  * Runs compat programs as the ranks of an in-JVM job (threads, each its own rank; MPI.COMM_WORLD resolves to

@@ -1,6 +1,6 @@
 package org.jmpi;
 
-import org.jmpi.internal.runtime.LocalJob;
+import org.jmpi.internal.bootstrap.LocalJob;
 
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -21,7 +21,7 @@ import org.jmpi.Request;
 import org.jmpi.Status;
 import org.jmpi.ThreadLevel;
 import org.jmpi.internal.rank.ContextRegistry;
-import org.jmpi.internal.runtime.LocalJob;
+import org.jmpi.internal.bootstrap.LocalJob;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.function.Executable;

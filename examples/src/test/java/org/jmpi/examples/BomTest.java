@@ -106,6 +106,6 @@ class BomTest
         final Element parent = pom(HOME.resolve("pom.xml"));
         final Element sample = pom(HOME.resolve("examples/user-project/pom.xml"));
         assertEquals(text(parent, "version"), text(sample, "properties", "jmpi.version"));
-        assertEquals(String.join(" ", org.jmpi.internal.runtime.JvmFlags.FLAGS), text(sample, "properties", "jmpi.jvm.flags"));
+        assertEquals(String.join(" ", org.jmpi.internal.bootstrap.JvmFlags.FLAGS), text(sample, "properties", "jmpi.jvm.flags"));
     }
 }

@@ -1,6 +1,6 @@
 package org.jmpi.examples;
 
-import org.jmpi.internal.runtime.JvmFlags;
+import org.jmpi.internal.bootstrap.JvmFlags;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

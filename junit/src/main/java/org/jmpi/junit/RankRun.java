@@ -5,8 +5,8 @@ import org.jmpi.ErrorHandler;
 import org.jmpi.Mpi;
 import org.jmpi.MpiException;
 import org.jmpi.ThreadLevel;
-import org.jmpi.internal.runtime.JvmFlags;
-import org.jmpi.internal.runtime.LocalJob;
+import org.jmpi.internal.bootstrap.JvmFlags;
+import org.jmpi.internal.bootstrap.LocalJob;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.opentest4j.TestAbortedException;
 

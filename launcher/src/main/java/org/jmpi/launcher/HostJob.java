@@ -2,7 +2,7 @@ package org.jmpi.launcher;
 
 import org.jmpi.internal.bootstrap.BootstrapEnv;
 import org.jmpi.internal.bootstrap.EnvBootstrap;
-import org.jmpi.internal.runtime.LocalJob;
+import org.jmpi.internal.bootstrap.LocalJob;
 import org.jmpi.spi.Bootstrap;
 
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package org.jmpi.launcher;
 
 import org.jmpi.internal.bootstrap.BootstrapEnv;
-import org.jmpi.internal.runtime.ParamRegistry;
+import org.jmpi.internal.bootstrap.ParamRegistry;
 import org.jmpi.spi.ParamSpec;
 import org.jmpi.spi.Params;
 

@@ -1,8 +1,8 @@
 package org.jmpi.launcher;
 
 import org.jmpi.internal.bootstrap.BootstrapParams;
-import org.jmpi.internal.runtime.LocalJob;
-import org.jmpi.internal.runtime.ParamRegistry;
+import org.jmpi.internal.bootstrap.LocalJob;
+import org.jmpi.internal.bootstrap.ParamRegistry;
 import org.jmpi.spi.Params;
 import org.jmpi.spi.TransportContext;
 import org.jmpi.spi.TransportProvider;

@@ -2,7 +2,7 @@ package org.jmpi.launcher;
 
 import org.jmpi.internal.bootstrap.BootstrapEnv;
 import org.jmpi.internal.bootstrap.BootstrapParams;
-import org.jmpi.internal.runtime.JvmFlags;
+import org.jmpi.internal.bootstrap.JvmFlags;
 import org.jmpi.spi.Params;
 
 import java.io.File;

@@ -1,6 +1,6 @@
 package org.jmpi.launcher;
 
-import org.jmpi.internal.runtime.RankContext;
+import org.jmpi.internal.bootstrap.RankContext;
 
 import java.io.OutputStream;
 import java.util.HashMap;

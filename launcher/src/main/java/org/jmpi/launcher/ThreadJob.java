@@ -1,6 +1,6 @@
 package org.jmpi.launcher;
 
-import org.jmpi.internal.runtime.LocalJob;
+import org.jmpi.internal.bootstrap.LocalJob;
 
 import java.io.IOException;
 import java.io.InputStream;

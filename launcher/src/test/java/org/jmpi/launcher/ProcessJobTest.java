@@ -1,6 +1,6 @@
 package org.jmpi.launcher;
 
-import org.jmpi.internal.runtime.JvmFlags;
+import org.jmpi.internal.bootstrap.JvmFlags;
 import org.jmpi.spi.Params;
 import org.junit.jupiter.api.Test;
 

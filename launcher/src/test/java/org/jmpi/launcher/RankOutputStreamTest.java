@@ -1,6 +1,6 @@
 package org.jmpi.launcher;
 
-import org.jmpi.internal.runtime.LocalJob;
+import org.jmpi.internal.bootstrap.LocalJob;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

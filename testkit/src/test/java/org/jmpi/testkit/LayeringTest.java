@@ -22,8 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * <ol>
  * <li>a transport module uses only the public API ({@code org.jmpi.X}), the SPI and its own package;</li>
  * <li>the SPI depends on nothing internal;</li>
- * <li>the launcher uses of the runtime's internals only the bootstrap package and the listed entry
- * points it starts ranks with;</li>
+ * <li>the launcher uses of the core's internals only the bootstrap package (the job's descriptors and
+ * messages, the in-JVM job it starts ranks as threads with, the JVM flags, the parameter registry);</li>
  * <li>the JUnit extension (jmpi-junit) uses only the public API and the two entry points it starts
  * ranks as threads with;</li>
  * <li>compat (package {@code mpi}) uses only the public API.</li>
@@ -33,11 +33,6 @@ class LayeringTest
 {
     private static final Pattern IMPORT = Pattern.compile("^import\\s+(static\\s+)?(org\\.jmpi\\.[\\w.]+?)(\\.\\*)?;", Pattern.MULTILINE);
     private static final Pattern PUBLIC_API = Pattern.compile("org\\.jmpi\\.[A-Z]\\w*(\\.\\w+)*");
-
-    /** Runtime entry points the launcher still uses to start ranks as threads and pass JVM flags. */
-    private static final Set<String> LAUNCHER_RUNTIME_ENTRY_POINTS = Set.of(
-        "org.jmpi.internal.runtime.JvmFlags", "org.jmpi.internal.runtime.LocalJob",
-        "org.jmpi.internal.runtime.ParamRegistry", "org.jmpi.internal.runtime.RankContext");
 
     private static Path root()
     {
@@ -116,18 +111,17 @@ class LayeringTest
     @Test
     void shouldKeepTheLauncherOffRuntimeInternals()
     {
-        assertNone("launcher: of org.jmpi.internal only bootstrap and " + LAUNCHER_RUNTIME_ENTRY_POINTS,
+        assertNone("launcher: of org.jmpi.internal only bootstrap",
             imports(root().resolve("launcher/src/main/java")).stream()
                 .filter(u -> u.imported().startsWith("org.jmpi.internal.") &&
-                    !u.imported().startsWith("org.jmpi.internal.bootstrap.") &&
-                    !LAUNCHER_RUNTIME_ENTRY_POINTS.contains(u.imported()))
+                    !u.imported().startsWith("org.jmpi.internal.bootstrap."))
                 .toList());
     }
 
     @Test
     void shouldKeepTheJunitExtensionOnThePublicApiAndItsThreadJobEntryPoints()
     {
-        final Set<String> entryPoints = Set.of("org.jmpi.internal.runtime.JvmFlags", "org.jmpi.internal.runtime.LocalJob");
+        final Set<String> entryPoints = Set.of("org.jmpi.internal.bootstrap.JvmFlags", "org.jmpi.internal.bootstrap.LocalJob");
         final List<Use> uses = imports(root().resolve("junit/src/main/java"));
         assertTrue(!uses.isEmpty(), "no jmpi imports found in junit/src/main/java");
         assertNone("junit: only org.jmpi.X, org.jmpi.junit and " + entryPoints,

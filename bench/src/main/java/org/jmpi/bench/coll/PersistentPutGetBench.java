@@ -18,7 +18,7 @@ import org.jmpi.Mpi;
 import org.jmpi.Op;
 import org.jmpi.Request;
 import org.jmpi.internal.coll.PersistentCostModel;
-import org.jmpi.internal.runtime.LocalJob;
+import org.jmpi.internal.bootstrap.LocalJob;
 
 /**
  * Persistent collectives with the put-based, get-based and point-to-point schedules forced in turn, in an

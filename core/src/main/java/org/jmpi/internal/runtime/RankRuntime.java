@@ -1,5 +1,8 @@
 package org.jmpi.internal.runtime;
 
+import org.jmpi.internal.bootstrap.TransportSelection;
+import org.jmpi.internal.bootstrap.LocalJob;
+import org.jmpi.internal.bootstrap.RankContext;
 import org.jmpi.ErrorClass;
 import org.jmpi.ErrorHandler;
 import org.jmpi.MpiException;

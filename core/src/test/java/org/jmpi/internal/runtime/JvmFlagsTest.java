@@ -1,5 +1,6 @@
 package org.jmpi.internal.runtime;
 
+import org.jmpi.internal.bootstrap.JvmFlags;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,5 +1,6 @@
 package org.jmpi.internal.runtime;
 
+import org.jmpi.internal.bootstrap.ParamRegistry;
 import org.jmpi.spi.ParamSpec;
 import org.junit.jupiter.api.Test;
 

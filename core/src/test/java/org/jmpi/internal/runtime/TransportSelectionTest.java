@@ -1,5 +1,6 @@
 package org.jmpi.internal.runtime;
 
+import org.jmpi.internal.bootstrap.TransportSelection;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.spi.Transport;

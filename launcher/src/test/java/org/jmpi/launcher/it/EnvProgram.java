@@ -1,6 +1,6 @@
 package org.jmpi.launcher.it;
 
-import org.jmpi.internal.runtime.RankContext;
+import org.jmpi.internal.bootstrap.RankContext;
 
 /**
  * For each argument NAME prints {@code env NAME=value}, {@code prop NAME=value} (system property) and,

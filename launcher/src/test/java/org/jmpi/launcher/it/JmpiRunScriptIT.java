@@ -1,7 +1,7 @@
 package org.jmpi.launcher.it;
 
 import org.jmpi.internal.runtime.CoreParams;
-import org.jmpi.internal.runtime.JvmFlags;
+import org.jmpi.internal.bootstrap.JvmFlags;
 import org.jmpi.spi.ParamSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package org.jmpi.launcher.it;
 
 import org.jmpi.internal.bootstrap.BootstrapEnv;
-import org.jmpi.internal.runtime.RankContext;
+import org.jmpi.internal.bootstrap.RankContext;
 
 /** The rank a test program runs as: its thread's in --threads mode, else the launcher's environment. */
 final class TestRank

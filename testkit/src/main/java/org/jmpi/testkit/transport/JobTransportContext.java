@@ -1,7 +1,7 @@
 package org.jmpi.testkit.transport;
 
 import org.jmpi.internal.runtime.CoreParams;
-import org.jmpi.internal.runtime.LocalJob;
+import org.jmpi.internal.bootstrap.LocalJob;
 import org.jmpi.spi.Bootstrap;
 import org.jmpi.spi.Params;
 import org.jmpi.spi.TransportContext;

@@ -1,6 +1,6 @@
 package org.jmpi.testkit.transport;
 
-import org.jmpi.internal.runtime.LocalJob;
+import org.jmpi.internal.bootstrap.LocalJob;
 import org.jmpi.internal.transport.jvm.InJvmTransportProvider;
 import org.jmpi.spi.TransportContext;
 import org.jmpi.spi.TransportProvider;

@@ -1,7 +1,7 @@
 package org.jmpi.transport.shm;
 
 import org.jmpi.MpiException;
-import org.jmpi.internal.runtime.LocalJob;
+import org.jmpi.internal.bootstrap.LocalJob;
 import org.jmpi.spi.FrameHandler;
 import org.jmpi.spi.Transport;
 import org.jmpi.spi.TransportContext;

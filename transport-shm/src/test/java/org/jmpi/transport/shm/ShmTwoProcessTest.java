@@ -1,7 +1,7 @@
 package org.jmpi.transport.shm;
 
 import org.jmpi.internal.runtime.CoreParams;
-import org.jmpi.internal.runtime.JvmFlags;
+import org.jmpi.internal.bootstrap.JvmFlags;
 import org.jmpi.spi.FrameHandler;
 import org.jmpi.spi.FrameWriter;
 import org.jmpi.spi.Transport;

@@ -1,6 +1,6 @@
 package org.jmpi.transport.tcp;
 
-import org.jmpi.internal.runtime.LocalJob;
+import org.jmpi.internal.bootstrap.LocalJob;
 import org.jmpi.spi.TransportContext;
 import org.jmpi.spi.TransportProvider;
 import org.jmpi.testkit.transport.JobTransportContext;

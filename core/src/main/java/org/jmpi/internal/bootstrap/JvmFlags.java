@@ -1,4 +1,4 @@
-package org.jmpi.internal.runtime;
+package org.jmpi.internal.bootstrap;
 
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;

@@ -1,4 +1,4 @@
-package org.jmpi.internal.runtime;
+package org.jmpi.internal.bootstrap;
 
 import org.jmpi.spi.ParamSpec;
 import org.jmpi.spi.Params;
@@ -8,9 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 
-/** Every parameter jmpi reads: the core's and each transport's. What {@code jmpirun --info} prints. */
+/**
+ * Every parameter jmpi reads: the core's and each transport's. What {@code jmpirun --info} prints. The core's
+ * layers above this package name theirs through {@link ParamSource} services, so that the launcher reaches
+ * them here without depending on the runtime.
+ */
 public final class ParamRegistry
 {
+    /** The parameter that selects and orders the transports (defined by the runtime). */
+    public static final String TRANSPORTS = "jmpi.transports";
+
     private ParamRegistry()
     {
     }
@@ -18,9 +25,12 @@ public final class ParamRegistry
     /** The core's parameters, the collectives', the bootstrap server's, then each transport provider's, in provider order. */
     public static List<ParamSpec> all()
     {
-        final List<ParamSpec> all = new ArrayList<>(CoreParams.ALL);
-        all.addAll(org.jmpi.internal.coll.CollParams.ALL);
-        all.addAll(org.jmpi.internal.bootstrap.BootstrapParams.ALL);
+        final List<ParamSpec> all = new ArrayList<>();
+        for (final ParamSource source : ServiceLoader.load(ParamSource.class, ParamRegistry.class.getClassLoader()))
+        {
+            all.addAll(source.params());
+        }
+        all.addAll(BootstrapParams.ALL);
         for (final TransportProvider provider : ServiceLoader.load(TransportProvider.class))
         {
             all.addAll(provider.params());
@@ -32,7 +42,9 @@ public final class ParamRegistry
     /** The transport providers {@code params}' {@code jmpi.transports} opens, in the order they are tried for a peer. */
     public static List<TransportProvider> selected(final Params params)
     {
-        return TransportSelection.select(providers(), params.get(CoreParams.TRANSPORTS));
+        final ParamSpec transports = all().stream().filter(spec -> spec.name().equals(TRANSPORTS)).findFirst()
+            .orElseThrow(() -> new IllegalStateException("no parameter " + TRANSPORTS + ": core's ParamSource is not on the class path"));
+        return TransportSelection.select(providers(), params.get(transports));
     }
 
     public static List<TransportProvider> providers()

@@ -1,4 +1,4 @@
-package org.jmpi.internal.runtime;
+package org.jmpi.internal.bootstrap;
 
 /**
  * Identity of a rank that runs as a thread of a shared JVM. Bound to the rank's main thread and

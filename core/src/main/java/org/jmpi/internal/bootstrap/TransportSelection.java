@@ -1,4 +1,4 @@
-package org.jmpi.internal.runtime;
+package org.jmpi.internal.bootstrap;
 
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Which transports a rank opens, and in what order, from {@link CoreParams#TRANSPORTS}:
+ * Which transports a rank opens, and in what order, from {@code jmpi.transports} ({@link ParamRegistry#TRANSPORTS}):
  * <ul>
  * <li>{@code all} (or empty): every provider, highest priority first (ties by name);</li>
  * <li>{@code a,b}: only these, in this order (the first that reaches a peer carries its traffic);</li>
@@ -23,13 +23,13 @@ import java.util.Set;
  *
  * <p>Stateless; any thread.
  */
-final class TransportSelection
+public final class TransportSelection
 {
     private TransportSelection()
     {
     }
 
-    static List<TransportProvider> select(final List<TransportProvider> available, final String spec)
+    public static List<TransportProvider> select(final List<TransportProvider> available, final String spec)
     {
         final List<TransportProvider> byPriority = new ArrayList<>(available);
         byPriority.sort(Comparator.comparingInt(TransportProvider::priority).reversed().thenComparing(TransportProvider::name));
@@ -49,7 +49,7 @@ final class TransportSelection
             }
             if (byPriority.stream().noneMatch(p -> p.name().equals(name)))
             {
-                throw new MpiException(ErrorClass.ERR_ARG, CoreParams.TRANSPORTS.name() + "=" + spec + ": no transport named '" +
+                throw new MpiException(ErrorClass.ERR_ARG, ParamRegistry.TRANSPORTS + "=" + spec + ": no transport named '" +
                     name + "' (there are: " + byPriority.stream().map(TransportProvider::name).toList() + ")");
             }
             names.add(name);
