@@ -98,14 +98,18 @@ final class SplitCopyPath implements RendezvousPath
         final BufferView record;
         final long total;
         final long splitAt;
+        /** Wakes the other side's engine: it may be parked waiting for the count this side completes. */
+        final Runnable wakePeer;
 
-        Job(final Convertor src, final Convertor dst, final BufferView record, final long total, final long splitAt)
+        Job(final Convertor src, final Convertor dst, final BufferView record, final long total, final long splitAt,
+            final Runnable wakePeer)
         {
             this.src = src;
             this.dst = dst;
             this.record = record;
             this.total = total;
             this.splitAt = splitAt;
+            this.wakePeer = wakePeer;
         }
 
         /** Claims and copies chunks, from part {@code first} and then the other, until none is left. */
@@ -130,7 +134,11 @@ final class SplitCopyPath implements RendezvousPath
                 if (UnsafeApi.compareAndSetLong(record.base(), at, from, to))
                 {
                     Convertor.copy(src, dst, from, to);
-                    UnsafeApi.getAndAddLong(record.base(), record.address() + 8L * COPIED, to - from);
+                    final long before = UnsafeApi.getAndAddLong(record.base(), record.address() + 8L * COPIED, to - from);
+                    if (before + (to - from) >= total)
+                    {
+                        wakePeer.run();
+                    }
                 }
             }
         }
@@ -182,10 +190,12 @@ final class SplitCopyPath implements RendezvousPath
             wireLength = TypeWireForm.encodedLength(r.convertor.type());
             typeId = ch.types.assignSentId(r.convertor.type());
         }
-        protocol.submit(ch, new SplitFrame(senderRequest, recvHandle, stateHandle, r, acceptBytes, splitAt, typeId, wireLength));
+        // Map the send buffer before SPLIT goes: from then on the sender may copy everything and withdraw it.
         final Object memory = ch.peerMemory.map(ch.worldRank, a.handle());
         final Convertor source = Convertor.create(BufferView.of(memory, "peer send buffer"), a.elementOffset(), a.count(), a.type());
-        final Job job = new Job(source, r.convertor, BufferView.of(state, "split record"), acceptBytes, splitAt);
+        protocol.submit(ch, new SplitFrame(senderRequest, recvHandle, stateHandle, r, acceptBytes, splitAt, typeId, wireLength));
+        final Job job = new Job(source, r.convertor, BufferView.of(state, "split record"), acceptBytes, splitAt,
+            () -> ch.peerMemory.wake(ch.worldRank));
         job.copy(CURSOR_A);
         // The receive completes once every byte is in; the exposures stay until the sender has let go of them
         // (it may map them after the receiver copied everything, and finds nothing left to claim).
@@ -317,11 +327,12 @@ final class SplitCopyPath implements RendezvousPath
             recvType);
         final Convertor src = Convertor.create(s.view, s.elementOffset, s.count, s.type);
         final Job job = new Job(src, dst, BufferView.of(record, "split record"), buffer.getLong(index + SPLIT_ACCEPT_OFFSET, BYTE_ORDER),
-            buffer.getLong(index + SPLIT_AT_OFFSET, BYTE_ORDER));
+            buffer.getLong(index + SPLIT_AT_OFFSET, BYTE_ORDER), () -> ch.peerMemory.wake(ch.worldRank));
         job.copy(CURSOR_B);
         whenTrue(job::finished, () ->
         {
             job.markSenderDone();
+            ch.peerMemory.wake(ch.worldRank);
             onFinished(s, ch);
             s.completeSend();
         });
