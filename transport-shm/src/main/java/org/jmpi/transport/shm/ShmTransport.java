@@ -1,10 +1,11 @@
 package org.jmpi.transport.shm;
 
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.spi.Bootstrap;
@@ -13,6 +14,7 @@ import org.jmpi.spi.FrameWriter;
 import org.jmpi.spi.Transport;
 import org.jmpi.spi.TransportContext;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -20,9 +22,13 @@ import java.util.Arrays;
 import java.util.HexFormat;
 
 import static org.jmpi.transport.shm.ShmMessageDescriptor.BYTE_ORDER;
+import static org.jmpi.transport.shm.ShmMessageDescriptor.CHECKSUM_HEADER_LENGTH;
+import static org.jmpi.transport.shm.ShmMessageDescriptor.CHECKSUM_OFFSET;
+import static org.jmpi.transport.shm.ShmMessageDescriptor.CHECKSUM_RESERVED_OFFSET;
 import static org.jmpi.transport.shm.ShmMessageDescriptor.FRAME_LENGTH_OFFSET;
 import static org.jmpi.transport.shm.ShmMessageDescriptor.KIND_INLINE;
 import static org.jmpi.transport.shm.ShmMessageDescriptor.KIND_POOLED;
+import static org.jmpi.transport.shm.ShmMessageDescriptor.MESSAGE_SEQUENCE_OFFSET;
 import static org.jmpi.transport.shm.ShmMessageDescriptor.POOLED_DESCRIPTOR_LENGTH;
 import static org.jmpi.transport.shm.ShmMessageDescriptor.RESERVED_OFFSET;
 import static org.jmpi.transport.shm.ShmMessageDescriptor.SLOT_SEQUENCE_OFFSET;
@@ -49,6 +55,11 @@ import static org.jmpi.transport.shm.ShmMessageDescriptor.SLOT_SEQUENCE_OFFSET;
  * thread at a time; a handler may call {@link #offer} but not {@link #progress}. {@link #wakeup} from
  * any thread. Memory: owns its mappings (unmapped by {@link #close}); the rings and pools are shared
  * with the node's other ranks. Neither {@code offer} nor {@code progress} allocates.
+ *
+ * <p>Trust: the shared structures can be scribbled over by any local rank, so every value read from
+ * them is checked before use; inbound by {@link ShmRingReader}, outbound here (the receiver's ring
+ * positions when claiming, the pool's positions when taking a slot). An inconsistent value is an
+ * {@link MpiException} ERR_INTERN naming the structure and the peer. docs/security.md, "Shared memory".
  */
 public final class ShmTransport implements Transport
 {
@@ -64,18 +75,21 @@ public final class ShmTransport implements Transport
     private final int inlineMax;
     private final int slotCount;
     private final int slotLength;
+    private final int ringCapacity;
+    private final int recordHeaderLength;
     private final ShmSegment segment;
 
-    private final ManyToOneRingBuffer inbound;
+    private final ShmRingReader inbound;
     private final ManyToOneRingBuffer[] outboundByLocal;
     private final UnsafeBuffer[] outPoolByLocal;
     private final long[] producerPositionByLocal;
     private final long[] cachedConsumerPositionByLocal;
-    private final UnsafeBuffer[] inPoolByLocal;
-    private final long[] consumerPositionByLocal;
-    private final MessageHandler recordHandler = this::onRecord;
 
-    private FrameHandler frameHandler;
+    private final ShmChecksum checksum;
+    private final ByteBuffer[] outRingViewByLocal;
+    private final ByteBuffer[] outPoolViewByLocal;
+    private final long[] messageSequenceByLocal;
+
     private boolean closed;
 
     private ShmTransport(
@@ -100,15 +114,17 @@ public final class ShmTransport implements Transport
         this.inlineMax = config.inlineMax();
         this.slotCount = config.slotCount();
         this.slotLength = config.slotLength();
+        this.ringCapacity = config.ringCapacity();
+        this.recordHeaderLength = config.checksum() ? CHECKSUM_HEADER_LENGTH : 0;
         this.segment = segment;
 
-        this.inbound = new ManyToOneRingBuffer(segment.map(config.ringOffset(localCount, localIndex), config.ringLength()));
+        final UnsafeBuffer inboundRing = segment.map(config.ringOffset(localCount, localIndex), config.ringLength());
         this.outboundByLocal = new ManyToOneRingBuffer[localCount];
         this.outPoolByLocal = new UnsafeBuffer[localCount];
-        this.inPoolByLocal = new UnsafeBuffer[localCount];
+        final UnsafeBuffer[] inPoolByLocal = new UnsafeBuffer[localCount];
+        final boolean[] sendsToMe = new boolean[localCount];
         this.producerPositionByLocal = new long[localCount];
         this.cachedConsumerPositionByLocal = new long[localCount];
-        this.consumerPositionByLocal = new long[localCount];
         for (int peer = 0; peer < localCount; peer++)
         {
             if (reachable[localRanks[peer]])
@@ -116,7 +132,32 @@ public final class ShmTransport implements Transport
                 outboundByLocal[peer] = new ManyToOneRingBuffer(segment.map(config.ringOffset(localCount, peer), config.ringLength()));
                 outPoolByLocal[peer] = segment.map(config.poolOffset(localCount, localIndex, peer), config.poolLength());
                 inPoolByLocal[peer] = segment.map(config.poolOffset(localCount, peer, localIndex), config.poolLength());
+                sendsToMe[peer] = true;
             }
+        }
+        this.inbound = new ShmRingReader(rank, localRanks, sendsToMe, inboundRing, inPoolByLocal, slotCount, slotLength, inlineMax,
+            config.checksum(), System::nanoTime);
+        if (config.checksum())
+        {
+            this.checksum = new ShmChecksum();
+            this.outRingViewByLocal = new ByteBuffer[localCount];
+            this.outPoolViewByLocal = new ByteBuffer[localCount];
+            this.messageSequenceByLocal = new long[localCount];
+            for (int peer = 0; peer < localCount; peer++)
+            {
+                if (outboundByLocal[peer] != null)
+                {
+                    outRingViewByLocal[peer] = ShmChecksum.view((UnsafeBuffer)outboundByLocal[peer].buffer());
+                    outPoolViewByLocal[peer] = ShmChecksum.view(outPoolByLocal[peer]);
+                }
+            }
+        }
+        else
+        {
+            this.checksum = null;
+            this.outRingViewByLocal = null;
+            this.outPoolViewByLocal = null;
+            this.messageSequenceByLocal = null;
         }
     }
 
@@ -287,22 +328,74 @@ public final class ShmTransport implements Transport
     private boolean offerInline(final int dst, final int lengthBytes, final FrameWriter writer)
     {
         final ManyToOneRingBuffer ring = outboundByLocal[dst];
-        final int index = ring.tryClaim(ShmMessageDescriptor.recordType(localIndex, KIND_INLINE), lengthBytes);
+        final int index = claim(dst, ring, KIND_INLINE, recordHeaderLength + lengthBytes);
         if (index < 0)
         {
             return false;
         }
         try
         {
-            writer.write(ring.buffer(), index, lengthBytes);
+            writer.write(ring.buffer(), index + recordHeaderLength, lengthBytes);
         }
         catch (final RuntimeException | Error ex)
         {
             ring.abort(index);
             throw ex;
         }
+        if (checksum != null)
+        {
+            writeChecksumHeader(dst, ring.buffer(), index);
+            ring.buffer().putInt(index + CHECKSUM_OFFSET, checksum.inline(outRingViewByLocal[dst], index, lengthBytes), BYTE_ORDER);
+        }
         ring.commit(index);
         return true;
+    }
+
+    /**
+     * Claims a record in {@code dst}'s ring after checking the positions it will trust: the head cache
+     * read before the tail is at most the tail, both 8-aligned. When the ring is full, checks the head too
+     * ({@code head <= tail <= head + capacity}): a tail corrupted far ahead would otherwise look full forever.
+     */
+    private int claim(final int dst, final ManyToOneRingBuffer ring, final int kind, final int bodyLength)
+    {
+        final AtomicBuffer buffer = ring.buffer();
+        final long headCache = buffer.getLongVolatile(ringCapacity + RingBufferDescriptor.HEAD_CACHE_POSITION_OFFSET);
+        final long tail = buffer.getLongVolatile(ringCapacity + RingBufferDescriptor.TAIL_POSITION_OFFSET);
+        if (((tail | headCache) & (RecordDescriptor.ALIGNMENT - 1)) != 0 || headCache < 0 || headCache > tail)
+        {
+            throw ShmRingReader.corrupt(outRingName(dst) + ": positions", "tail " + tail + ", head cache " + headCache +
+                " (expected 8-aligned, 0 <= head cache <= tail)");
+        }
+        final int index = ring.tryClaim(ShmMessageDescriptor.recordType(localIndex, kind), bodyLength);
+        if (index == RingBuffer.INSUFFICIENT_CAPACITY)
+        {
+            final long headBefore = buffer.getLongVolatile(ringCapacity + RingBufferDescriptor.HEAD_POSITION_OFFSET);
+            final long tailNow = buffer.getLongVolatile(ringCapacity + RingBufferDescriptor.TAIL_POSITION_OFFSET);
+            final long headAfter = buffer.getLongVolatile(ringCapacity + RingBufferDescriptor.HEAD_POSITION_OFFSET);
+            if (((headBefore | tailNow | headAfter) & (RecordDescriptor.ALIGNMENT - 1)) != 0 || headBefore > tailNow ||
+                tailNow - headAfter > ringCapacity)
+            {
+                throw ShmRingReader.corrupt(outRingName(dst) + ": positions", "head " + headBefore + " then tail " + tailNow +
+                    " then head " + headAfter + " (expected 8-aligned, head <= tail <= head + " + ringCapacity + ")");
+            }
+        }
+        return index;
+    }
+
+    private void writeChecksumHeader(final int dst, final AtomicBuffer ringBuffer, final int index)
+    {
+        ringBuffer.putInt(index + CHECKSUM_RESERVED_OFFSET, 0, BYTE_ORDER);
+        ringBuffer.putLong(index + MESSAGE_SEQUENCE_OFFSET, messageSequenceByLocal[dst]++, BYTE_ORDER);
+    }
+
+    private String outRingName(final int dst)
+    {
+        return "the inbound ring of rank " + worldRankByLocal[dst] + " (writing from rank " + rank + ")";
+    }
+
+    private String outPoolName(final int dst)
+    {
+        return "the fragment pool rank " + rank + " -> rank " + worldRankByLocal[dst];
     }
 
     /**
@@ -316,24 +409,37 @@ public final class ShmTransport implements Transport
     {
         final UnsafeBuffer pool = outPoolByLocal[dst];
         final long sequence = producerPositionByLocal[dst];
+        final long sharedProducer = pool.getLong(FragmentPoolDescriptor.PRODUCER_POSITION_OFFSET);
+        if (sharedProducer != sequence)
+        {
+            throw ShmRingReader.corrupt(outPoolName(dst) + ": producer position", "found " + sharedProducer +
+                ", this rank left it at " + sequence);
+        }
         if (sequence - cachedConsumerPositionByLocal[dst] >= slotCount)
         {
-            cachedConsumerPositionByLocal[dst] = pool.getLongVolatile(FragmentPoolDescriptor.CONSUMER_POSITION_OFFSET);
-            if (sequence - cachedConsumerPositionByLocal[dst] >= slotCount)
+            final long consumer = pool.getLongVolatile(FragmentPoolDescriptor.CONSUMER_POSITION_OFFSET);
+            if (consumer < cachedConsumerPositionByLocal[dst] || consumer > sequence)
+            {
+                throw ShmRingReader.corrupt(outPoolName(dst) + ": consumer position", "found " + consumer + " (expected " +
+                    cachedConsumerPositionByLocal[dst] + " to " + sequence + ", the slots released so far)");
+            }
+            cachedConsumerPositionByLocal[dst] = consumer;
+            if (sequence - consumer >= slotCount)
             {
                 return false;
             }
         }
 
         final ManyToOneRingBuffer ring = outboundByLocal[dst];
-        final int index = ring.tryClaim(ShmMessageDescriptor.recordType(localIndex, KIND_POOLED), POOLED_DESCRIPTOR_LENGTH);
+        final int index = claim(dst, ring, KIND_POOLED, recordHeaderLength + POOLED_DESCRIPTOR_LENGTH);
         if (index < 0)
         {
             return false;
         }
+        final int slotOffset = FragmentPoolDescriptor.slotOffset(slotLength, (int)(sequence % slotCount));
         try
         {
-            writer.write(pool, FragmentPoolDescriptor.slotOffset(slotLength, (int)(sequence % slotCount)), lengthBytes);
+            writer.write(pool, slotOffset, lengthBytes);
         }
         catch (final RuntimeException | Error ex)
         {
@@ -341,9 +447,16 @@ public final class ShmTransport implements Transport
             throw ex;
         }
         final AtomicBuffer ringBuffer = ring.buffer();
-        ringBuffer.putLong(index + SLOT_SEQUENCE_OFFSET, sequence, BYTE_ORDER);
-        ringBuffer.putInt(index + FRAME_LENGTH_OFFSET, lengthBytes, BYTE_ORDER);
-        ringBuffer.putInt(index + RESERVED_OFFSET, 0, BYTE_ORDER);
+        final int descriptor = index + recordHeaderLength;
+        ringBuffer.putLong(descriptor + SLOT_SEQUENCE_OFFSET, sequence, BYTE_ORDER);
+        ringBuffer.putInt(descriptor + FRAME_LENGTH_OFFSET, lengthBytes, BYTE_ORDER);
+        ringBuffer.putInt(descriptor + RESERVED_OFFSET, 0, BYTE_ORDER);
+        if (checksum != null)
+        {
+            writeChecksumHeader(dst, ringBuffer, index);
+            ringBuffer.putInt(index + CHECKSUM_OFFSET,
+                checksum.pooled(outRingViewByLocal[dst], index, outPoolViewByLocal[dst], slotOffset, lengthBytes), BYTE_ORDER);
+        }
         producerPositionByLocal[dst] = sequence + 1;
         pool.putLongRelease(FragmentPoolDescriptor.PRODUCER_POSITION_OFFSET, sequence + 1);
         ring.commit(index);
@@ -357,41 +470,7 @@ public final class ShmTransport implements Transport
         {
             throw new MpiException(ErrorClass.ERR_INTERN, "shm: progress after close: rank=" + rank);
         }
-        frameHandler = handler;
-        try
-        {
-            return inbound.read(recordHandler);
-        }
-        finally
-        {
-            frameHandler = null;
-        }
-    }
-
-    private void onRecord(final int recordType, final MutableDirectBuffer buffer, final int index, final int lengthBytes)
-    {
-        final int sender = ShmMessageDescriptor.senderLocal(recordType);
-        if (ShmMessageDescriptor.kind(recordType) == KIND_INLINE)
-        {
-            frameHandler.onFrame(worldRankByLocal[sender], buffer, index, lengthBytes);
-            return;
-        }
-        assert ShmMessageDescriptor.kind(recordType) == KIND_POOLED && lengthBytes == POOLED_DESCRIPTOR_LENGTH;
-        final long sequence = buffer.getLong(index + SLOT_SEQUENCE_OFFSET, BYTE_ORDER);
-        final int frameLength = buffer.getInt(index + FRAME_LENGTH_OFFSET, BYTE_ORDER);
-        assert sequence == consumerPositionByLocal[sender] :
-            "pool " + sender + "->" + localIndex + ": sequence=" + sequence + ", expected=" + consumerPositionByLocal[sender];
-        final UnsafeBuffer pool = inPoolByLocal[sender];
-        try
-        {
-            frameHandler.onFrame(
-                worldRankByLocal[sender], pool, FragmentPoolDescriptor.slotOffset(slotLength, (int)(sequence % slotCount)), frameLength);
-        }
-        finally
-        {
-            consumerPositionByLocal[sender] = sequence + 1;
-            pool.putLongRelease(FragmentPoolDescriptor.CONSUMER_POSITION_OFFSET, sequence + 1);
-        }
+        return inbound.read(handler);
     }
 
     /**
@@ -412,6 +491,18 @@ public final class ShmTransport implements Transport
             closed = true;
             segment.close();
         }
+    }
+
+    /** The ring this rank writes into {@code worldRank}'s inbound ring through: for the corruption tests. */
+    ManyToOneRingBuffer outboundRing(final int worldRank)
+    {
+        return outboundByLocal[localIndexByWorld[worldRank]];
+    }
+
+    /** This rank's fragment pool to {@code worldRank}: for the corruption tests. */
+    UnsafeBuffer outboundPool(final int worldRank)
+    {
+        return outPoolByLocal[localIndexByWorld[worldRank]];
     }
 
     @Override
