@@ -122,7 +122,7 @@ final class ShmRingReader
         this.inlineMax = inlineMax;
         this.nanoClock = nanoClock;
         this.consumerPositionBySender = new long[worldRankByLocal.length];
-        this.head = ring.getLongVolatile(headIndex);
+        this.head = 0; // the ring is fresh: only this reader ever advances the head
         if (checksums)
         {
             this.checksum = new ShmChecksum();

@@ -1,11 +1,7 @@
 package org.jmpi.transport.shm;
 
-import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RecordDescriptor;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.spi.Bootstrap;
@@ -14,24 +10,11 @@ import org.jmpi.spi.FrameWriter;
 import org.jmpi.spi.Transport;
 import org.jmpi.spi.TransportContext;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
-
-import static org.jmpi.transport.shm.ShmMessageDescriptor.BYTE_ORDER;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.CHECKSUM_HEADER_LENGTH;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.CHECKSUM_OFFSET;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.CHECKSUM_RESERVED_OFFSET;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.FRAME_LENGTH_OFFSET;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.KIND_INLINE;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.KIND_POOLED;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.MESSAGE_SEQUENCE_OFFSET;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.POOLED_DESCRIPTOR_LENGTH;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.RESERVED_OFFSET;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.SLOT_SEQUENCE_OFFSET;
 
 /**
  * Frames between ranks in different JVMs on one node, through the node's shared-memory file
@@ -57,8 +40,7 @@ import static org.jmpi.transport.shm.ShmMessageDescriptor.SLOT_SEQUENCE_OFFSET;
  * with the node's other ranks. Neither {@code offer} nor {@code progress} allocates.
  *
  * <p>Trust: the shared structures can be scribbled over by any local rank, so every value read from
- * them is checked before use; inbound by {@link ShmRingReader}, outbound here (the receiver's ring
- * positions when claiming, the pool's positions when taking a slot). An inconsistent value is an
+ * them is checked before use: inbound by {@link ShmRingReader}, outbound by {@link ShmRingWriter}. An inconsistent value is an
  * {@link MpiException} ERR_INTERN naming the structure and the peer. docs/security.md, "Shared memory".
  */
 public final class ShmTransport implements Transport
@@ -73,22 +55,11 @@ public final class ShmTransport implements Transport
     private final int[] localIndexByWorld;
     private final boolean[] reachable;
     private final int inlineMax;
-    private final int slotCount;
     private final int slotLength;
-    private final int ringCapacity;
-    private final int recordHeaderLength;
     private final ShmSegment segment;
 
     private final ShmRingReader inbound;
-    private final ManyToOneRingBuffer[] outboundByLocal;
-    private final UnsafeBuffer[] outPoolByLocal;
-    private final long[] producerPositionByLocal;
-    private final long[] cachedConsumerPositionByLocal;
-
-    private final ShmChecksum checksum;
-    private final ByteBuffer[] outRingViewByLocal;
-    private final ByteBuffer[] outPoolViewByLocal;
-    private final long[] messageSequenceByLocal;
+    private final ShmRingWriter[] outboundByLocal;
 
     private boolean closed;
 
@@ -112,53 +83,27 @@ public final class ShmTransport implements Transport
             reachable[localRanks[i]] = isPeer(context, localRanks[i]);
         }
         this.inlineMax = config.inlineMax();
-        this.slotCount = config.slotCount();
         this.slotLength = config.slotLength();
-        this.ringCapacity = config.ringCapacity();
-        this.recordHeaderLength = config.checksum() ? CHECKSUM_HEADER_LENGTH : 0;
         this.segment = segment;
 
         final UnsafeBuffer inboundRing = segment.map(config.ringOffset(localCount, localIndex), config.ringLength());
-        this.outboundByLocal = new ManyToOneRingBuffer[localCount];
-        this.outPoolByLocal = new UnsafeBuffer[localCount];
+        this.outboundByLocal = new ShmRingWriter[localCount];
         final UnsafeBuffer[] inPoolByLocal = new UnsafeBuffer[localCount];
         final boolean[] sendsToMe = new boolean[localCount];
-        this.producerPositionByLocal = new long[localCount];
-        this.cachedConsumerPositionByLocal = new long[localCount];
         for (int peer = 0; peer < localCount; peer++)
         {
             if (reachable[localRanks[peer]])
             {
-                outboundByLocal[peer] = new ManyToOneRingBuffer(segment.map(config.ringOffset(localCount, peer), config.ringLength()));
-                outPoolByLocal[peer] = segment.map(config.poolOffset(localCount, localIndex, peer), config.poolLength());
+                outboundByLocal[peer] = new ShmRingWriter(rank, localIndex, localRanks[peer],
+                    new ManyToOneRingBuffer(segment.map(config.ringOffset(localCount, peer), config.ringLength())),
+                    segment.map(config.poolOffset(localCount, localIndex, peer), config.poolLength()),
+                    config.slotCount(), slotLength, config.checksum());
                 inPoolByLocal[peer] = segment.map(config.poolOffset(localCount, peer, localIndex), config.poolLength());
                 sendsToMe[peer] = true;
             }
         }
-        this.inbound = new ShmRingReader(rank, localRanks, sendsToMe, inboundRing, inPoolByLocal, slotCount, slotLength, inlineMax,
-            config.checksum(), System::nanoTime);
-        if (config.checksum())
-        {
-            this.checksum = new ShmChecksum();
-            this.outRingViewByLocal = new ByteBuffer[localCount];
-            this.outPoolViewByLocal = new ByteBuffer[localCount];
-            this.messageSequenceByLocal = new long[localCount];
-            for (int peer = 0; peer < localCount; peer++)
-            {
-                if (outboundByLocal[peer] != null)
-                {
-                    outRingViewByLocal[peer] = ShmChecksum.view((UnsafeBuffer)outboundByLocal[peer].buffer());
-                    outPoolViewByLocal[peer] = ShmChecksum.view(outPoolByLocal[peer]);
-                }
-            }
-        }
-        else
-        {
-            this.checksum = null;
-            this.outRingViewByLocal = null;
-            this.outPoolViewByLocal = null;
-            this.messageSequenceByLocal = null;
-        }
+        this.inbound = new ShmRingReader(rank, localRanks, sendsToMe, inboundRing, inPoolByLocal, config.slotCount(), slotLength,
+            inlineMax, config.checksum(), System::nanoTime);
     }
 
     /** Whether {@code other} is a rank this transport carries frames to: same node, another JVM. */
@@ -321,146 +266,8 @@ public final class ShmTransport implements Transport
             throw new MpiException(ErrorClass.ERR_INTERN, "shm: bad offer: rank=" + rank + ", dst=" + dstRank +
                 ", length=" + lengthBytes + ", maxFrameLength=" + slotLength);
         }
-        final int dst = localIndexByWorld[dstRank];
-        return lengthBytes <= inlineMax ? offerInline(dst, lengthBytes, writer) : offerPooled(dst, lengthBytes, writer);
-    }
-
-    private boolean offerInline(final int dst, final int lengthBytes, final FrameWriter writer)
-    {
-        final ManyToOneRingBuffer ring = outboundByLocal[dst];
-        final int index = claim(dst, ring, KIND_INLINE, recordHeaderLength + lengthBytes);
-        if (index < 0)
-        {
-            return false;
-        }
-        try
-        {
-            writer.write(ring.buffer(), index + recordHeaderLength, lengthBytes);
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            ring.abort(index);
-            throw ex;
-        }
-        if (checksum != null)
-        {
-            writeChecksumHeader(dst, ring.buffer(), index);
-            ring.buffer().putInt(index + CHECKSUM_OFFSET, checksum.inline(outRingViewByLocal[dst], index, lengthBytes), BYTE_ORDER);
-        }
-        ring.commit(index);
-        return true;
-    }
-
-    /**
-     * Claims a record in {@code dst}'s ring after checking the positions it will trust: the head cache
-     * read before the tail is at most the tail, both 8-aligned. When the ring is full, checks the head too
-     * ({@code head <= tail <= head + capacity}): a tail corrupted far ahead would otherwise look full forever.
-     */
-    private int claim(final int dst, final ManyToOneRingBuffer ring, final int kind, final int bodyLength)
-    {
-        final AtomicBuffer buffer = ring.buffer();
-        final long headCache = buffer.getLongVolatile(ringCapacity + RingBufferDescriptor.HEAD_CACHE_POSITION_OFFSET);
-        final long tail = buffer.getLongVolatile(ringCapacity + RingBufferDescriptor.TAIL_POSITION_OFFSET);
-        if (((tail | headCache) & (RecordDescriptor.ALIGNMENT - 1)) != 0 || headCache < 0 || headCache > tail)
-        {
-            throw ShmRingReader.corrupt(outRingName(dst) + ": positions", "tail " + tail + ", head cache " + headCache +
-                " (expected 8-aligned, 0 <= head cache <= tail)");
-        }
-        final int index = ring.tryClaim(ShmMessageDescriptor.recordType(localIndex, kind), bodyLength);
-        if (index == RingBuffer.INSUFFICIENT_CAPACITY)
-        {
-            final long headBefore = buffer.getLongVolatile(ringCapacity + RingBufferDescriptor.HEAD_POSITION_OFFSET);
-            final long tailNow = buffer.getLongVolatile(ringCapacity + RingBufferDescriptor.TAIL_POSITION_OFFSET);
-            final long headAfter = buffer.getLongVolatile(ringCapacity + RingBufferDescriptor.HEAD_POSITION_OFFSET);
-            if (((headBefore | tailNow | headAfter) & (RecordDescriptor.ALIGNMENT - 1)) != 0 || headBefore > tailNow ||
-                tailNow - headAfter > ringCapacity)
-            {
-                throw ShmRingReader.corrupt(outRingName(dst) + ": positions", "head " + headBefore + " then tail " + tailNow +
-                    " then head " + headAfter + " (expected 8-aligned, head <= tail <= head + " + ringCapacity + ")");
-            }
-        }
-        return index;
-    }
-
-    private void writeChecksumHeader(final int dst, final AtomicBuffer ringBuffer, final int index)
-    {
-        ringBuffer.putInt(index + CHECKSUM_RESERVED_OFFSET, 0, BYTE_ORDER);
-        ringBuffer.putLong(index + MESSAGE_SEQUENCE_OFFSET, messageSequenceByLocal[dst]++, BYTE_ORDER);
-    }
-
-    private String outRingName(final int dst)
-    {
-        return "the inbound ring of rank " + worldRankByLocal[dst] + " (writing from rank " + rank + ")";
-    }
-
-    private String outPoolName(final int dst)
-    {
-        return "the fragment pool rank " + rank + " -> rank " + worldRankByLocal[dst];
-    }
-
-    /**
-     * 1. Check a slot is free (this rank is the pool's only producer, so the check holds until it
-     *    writes; the consumer position is re-read only when the cached one says the pool is full).
-     * 2. Claim the descriptor in the receiver's ring; if full, return false: nothing was taken.
-     * 3. Let the writer fill the slot in place, fill the descriptor, advance the producer position,
-     *    commit the descriptor (its ordered store publishes the slot's bytes too).
-     */
-    private boolean offerPooled(final int dst, final int lengthBytes, final FrameWriter writer)
-    {
-        final UnsafeBuffer pool = outPoolByLocal[dst];
-        final long sequence = producerPositionByLocal[dst];
-        final long sharedProducer = pool.getLong(FragmentPoolDescriptor.PRODUCER_POSITION_OFFSET);
-        if (sharedProducer != sequence)
-        {
-            throw ShmRingReader.corrupt(outPoolName(dst) + ": producer position", "found " + sharedProducer +
-                ", this rank left it at " + sequence);
-        }
-        if (sequence - cachedConsumerPositionByLocal[dst] >= slotCount)
-        {
-            final long consumer = pool.getLongVolatile(FragmentPoolDescriptor.CONSUMER_POSITION_OFFSET);
-            if (consumer < cachedConsumerPositionByLocal[dst] || consumer > sequence)
-            {
-                throw ShmRingReader.corrupt(outPoolName(dst) + ": consumer position", "found " + consumer + " (expected " +
-                    cachedConsumerPositionByLocal[dst] + " to " + sequence + ", the slots released so far)");
-            }
-            cachedConsumerPositionByLocal[dst] = consumer;
-            if (sequence - consumer >= slotCount)
-            {
-                return false;
-            }
-        }
-
-        final ManyToOneRingBuffer ring = outboundByLocal[dst];
-        final int index = claim(dst, ring, KIND_POOLED, recordHeaderLength + POOLED_DESCRIPTOR_LENGTH);
-        if (index < 0)
-        {
-            return false;
-        }
-        final int slotOffset = FragmentPoolDescriptor.slotOffset(slotLength, (int)(sequence % slotCount));
-        try
-        {
-            writer.write(pool, slotOffset, lengthBytes);
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            ring.abort(index);
-            throw ex;
-        }
-        final AtomicBuffer ringBuffer = ring.buffer();
-        final int descriptor = index + recordHeaderLength;
-        ringBuffer.putLong(descriptor + SLOT_SEQUENCE_OFFSET, sequence, BYTE_ORDER);
-        ringBuffer.putInt(descriptor + FRAME_LENGTH_OFFSET, lengthBytes, BYTE_ORDER);
-        ringBuffer.putInt(descriptor + RESERVED_OFFSET, 0, BYTE_ORDER);
-        if (checksum != null)
-        {
-            writeChecksumHeader(dst, ringBuffer, index);
-            ringBuffer.putInt(index + CHECKSUM_OFFSET,
-                checksum.pooled(outRingViewByLocal[dst], index, outPoolViewByLocal[dst], slotOffset, lengthBytes), BYTE_ORDER);
-        }
-        producerPositionByLocal[dst] = sequence + 1;
-        pool.putLongRelease(FragmentPoolDescriptor.PRODUCER_POSITION_OFFSET, sequence + 1);
-        ring.commit(index);
-        return true;
+        final ShmRingWriter out = outboundByLocal[localIndexByWorld[dstRank]];
+        return lengthBytes <= inlineMax ? out.offerInline(lengthBytes, writer) : out.offerPooled(lengthBytes, writer);
     }
 
     @Override
@@ -493,16 +300,10 @@ public final class ShmTransport implements Transport
         }
     }
 
-    /** The ring this rank writes into {@code worldRank}'s inbound ring through: for the corruption tests. */
-    ManyToOneRingBuffer outboundRing(final int worldRank)
+    /** This rank's writer to {@code worldRank}: for the corruption tests. */
+    ShmRingWriter outbound(final int worldRank)
     {
         return outboundByLocal[localIndexByWorld[worldRank]];
-    }
-
-    /** This rank's fragment pool to {@code worldRank}: for the corruption tests. */
-    UnsafeBuffer outboundPool(final int worldRank)
-    {
-        return outPoolByLocal[localIndexByWorld[worldRank]];
     }
 
     @Override

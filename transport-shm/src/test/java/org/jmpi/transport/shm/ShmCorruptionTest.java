@@ -58,8 +58,8 @@ class ShmCorruptionTest
         final long seed = new SecureRandom().nextLong();
         corrupt(false, (transport) ->
         {
-            final AtomicBuffer ring = transport.outboundRing(0).buffer();
-            final int capacity = transport.outboundRing(0).capacity();
+            final AtomicBuffer ring = transport.outbound(0).ring().buffer();
+            final int capacity = transport.outbound(0).ring().capacity();
             final Random random = new Random(seed);
             System.out.println("positions seed " + seed);
             ring.putLong(capacity + RingBufferDescriptor.TAIL_POSITION_OFFSET, random.nextLong());
@@ -74,7 +74,7 @@ class ShmCorruptionTest
     {
         corrupt(false, (transport) ->
         {
-            final ManyToOneRingBuffer ring = transport.outboundRing(0);
+            final ManyToOneRingBuffer ring = transport.outbound(0).ring();
             final int tailIndex = ring.capacity() + RingBufferDescriptor.TAIL_POSITION_OFFSET;
             ring.buffer().putLongVolatile(tailIndex, ring.buffer().getLongVolatile(tailIndex) + (1L << 40));
         }, "the inbound ring of rank 0: positions");
@@ -87,7 +87,7 @@ class ShmCorruptionTest
         final long seed = new SecureRandom().nextLong();
         corrupt(false, (transport) ->
         {
-            final ManyToOneRingBuffer ring = transport.outboundRing(0);
+            final ManyToOneRingBuffer ring = transport.outbound(0).ring();
             final byte[] noise = new byte[ring.capacity()];
             new Random(seed).nextBytes(noise);
             System.out.println("data seed " + seed);
@@ -101,7 +101,7 @@ class ShmCorruptionTest
     {
         corrupt(false, (transport) ->
         {
-            final ManyToOneRingBuffer ring = transport.outboundRing(0);
+            final ManyToOneRingBuffer ring = transport.outbound(0).ring();
             final int index = ring.tryClaim(ShmMessageDescriptor.recordType(1, ShmMessageDescriptor.KIND_POOLED),
                 ShmMessageDescriptor.POOLED_DESCRIPTOR_LENGTH);
             assertTrue(index >= 0, "claim");
@@ -119,7 +119,7 @@ class ShmCorruptionTest
         {
             sleepVictim(transport);
             offer(transport, LARGE, 7);
-            transport.outboundPool(0).putLongVolatile(FragmentPoolDescriptor.PRODUCER_POSITION_OFFSET, 1L << 50);
+            transport.outbound(0).pool().putLongVolatile(FragmentPoolDescriptor.PRODUCER_POSITION_OFFSET, 1L << 50);
         }, "the fragment pool rank 1 -> rank 0: producer position");
     }
 
@@ -130,7 +130,7 @@ class ShmCorruptionTest
         corrupt(true, (transport) ->
         {
             sleepVictim(transport);
-            final UnsafeBuffer pool = transport.outboundPool(0);
+            final UnsafeBuffer pool = transport.outbound(0).pool();
             final int slot = (int)(pool.getLongVolatile(FragmentPoolDescriptor.PRODUCER_POSITION_OFFSET) % SLOT_COUNT);
             assertEquals(20 % SLOT_COUNT, slot, "slot of the next large frame after 20");
             offer(transport, LARGE, 7);
@@ -147,7 +147,7 @@ class ShmCorruptionTest
         corrupt(true, (transport) ->
         {
             sleepVictim(transport);
-            final ManyToOneRingBuffer ring = transport.outboundRing(0);
+            final ManyToOneRingBuffer ring = transport.outbound(0).ring();
             final long tail = ring.producerPosition();
             offer(transport, SMALL, 7);
             final int frameIndex = (int)tail + 8 + ShmMessageDescriptor.CHECKSUM_HEADER_LENGTH;
