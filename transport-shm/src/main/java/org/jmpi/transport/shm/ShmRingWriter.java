@@ -174,17 +174,27 @@ final class ShmRingWriter
 
     /**
      * Claims a record after checking the positions Agrona will trust: the head cache, read before the
-     * tail, is at most the tail, both 8-aligned. When the ring is full, checks the head too (read before
-     * and after the tail: {@code head <= tail <= head + capacity}).
+     * tail, is at most the tail, both 8-aligned; when the tail is more than the capacity past the head
+     * cache (a stale cache, rarely), the head, read after the tail, is at most the capacity behind it
+     * (Agrona subtracts the positions as ints, so a tail 2^32 ahead would otherwise look like free
+     * space). When the ring is full, checks the head too (read before and after the tail:
+     * {@code head <= tail <= head + capacity}).
      */
     private int claim(final int kind, final int bodyLength)
     {
         final long headCache = ringBuffer.getLongVolatile(capacity + RingBufferDescriptor.HEAD_CACHE_POSITION_OFFSET);
         final long tail = ringBuffer.getLongVolatile(capacity + RingBufferDescriptor.TAIL_POSITION_OFFSET);
-        if (((tail | headCache) & (RecordDescriptor.ALIGNMENT - 1)) != 0 || headCache < 0 || headCache > tail)
+        boolean consistent = ((tail | headCache) & (RecordDescriptor.ALIGNMENT - 1)) == 0 && headCache >= 0 && headCache <= tail;
+        long head = headCache;
+        if (consistent && tail - headCache > capacity)
+        {
+            head = ringBuffer.getLongVolatile(capacity + RingBufferDescriptor.HEAD_POSITION_OFFSET);
+            consistent = (head & (RecordDescriptor.ALIGNMENT - 1)) == 0 && tail - head <= capacity;
+        }
+        if (!consistent)
         {
             throw ShmRingReader.corrupt(ringName() + ": positions", "tail " + tail + ", head cache " + headCache +
-                " (expected 8-aligned, 0 <= head cache <= tail)");
+                ", head " + head + " (expected 8-aligned, 0 <= head cache <= tail <= head + " + capacity + ")");
         }
         final int index = ring.tryClaim(ShmMessageDescriptor.recordType(senderLocal, kind), bodyLength);
         if (index == RingBuffer.INSUFFICIENT_CAPACITY)
