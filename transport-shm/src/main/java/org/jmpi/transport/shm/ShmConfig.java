@@ -18,8 +18,9 @@ import java.nio.file.Path;
  * @param slotCount    K, slots per fragment pool.
  * @param slotLength   bytes per slot: the largest frame.
  * @param inlineMax    frames up to this length go through the ring, larger ones through a slot.
+ * @param checksum     every record carries a checksum header ({@link ShmMessageDescriptor}).
  */
-record ShmConfig(Path dir, int ringCapacity, int slotCount, int slotLength, int inlineMax)
+record ShmConfig(Path dir, int ringCapacity, int slotCount, int slotLength, int inlineMax, boolean checksum)
 {
     /** Largest ring capacity accepted: keeps ring offsets and Agrona's int indices safe. */
     static final int MAX_RING_CAPACITY = 1 << 30;
@@ -36,6 +37,7 @@ record ShmConfig(Path dir, int ringCapacity, int slotCount, int slotLength, int 
         final int slotCount = params.getInt(ShmParams.POOL_SLOTS);
         final int slotLength = params.getInt(ShmParams.SLOT_SIZE);
         final int inlineMax = params.getInt(ShmParams.INLINE_MAX);
+        final boolean checksum = params.getBoolean(ShmParams.CHECKSUM);
 
         if (!BitUtil.isPowerOfTwo(ringCapacity) || ringCapacity < ManyToOneRingBuffer.MIN_CAPACITY ||
             ringCapacity > MAX_RING_CAPACITY)
@@ -55,14 +57,15 @@ record ShmConfig(Path dir, int ringCapacity, int slotCount, int slotLength, int 
             throw new MpiException(ErrorClass.ERR_ARG, "parameter " + ShmParams.SLOT_SIZE.name() + "=" + slotLength +
                 " must be positive and a pool of " + slotCount + " slots must stay below 2 GiB");
         }
-        final int maxInline = ringCapacity >> 3; // Agrona's ManyToOneRingBuffer.maxMsgLength()
+        // Agrona's ManyToOneRingBuffer.maxMsgLength(), less the checksum header when there is one
+        final int maxInline = (ringCapacity >> 3) - (checksum ? ShmMessageDescriptor.CHECKSUM_HEADER_LENGTH : 0);
         if (inlineMax < 0 || inlineMax > slotLength || inlineMax > maxInline)
         {
             throw new MpiException(ErrorClass.ERR_ARG, "parameter " + ShmParams.INLINE_MAX.name() + "=" + inlineMax +
                 " must be between 0 and min(" + ShmParams.SLOT_SIZE.name() + "=" + slotLength + ", " +
-                ShmParams.RING_SIZE.name() + "/8=" + maxInline + ")");
+                ShmParams.RING_SIZE.name() + "/8" + (checksum ? " - 16 (checksum header)" : "") + "=" + maxInline + ")");
         }
-        return new ShmConfig(dir, ringCapacity, slotCount, slotLength, inlineMax);
+        return new ShmConfig(dir, ringCapacity, slotCount, slotLength, inlineMax, checksum);
     }
 
     long fileLength(final int localRankCount)
@@ -83,6 +86,12 @@ record ShmConfig(Path dir, int ringCapacity, int slotCount, int slotLength, int 
     long poolOffset(final int localRankCount, final int senderLocal, final int receiverLocal)
     {
         return ShmFileDescriptor.poolOffset(localRankCount, ringCapacity, slotCount, slotLength, senderLocal, receiverLocal);
+    }
+
+    /** The file header's flags for this configuration ({@link ShmFileDescriptor#FLAGS_OFFSET}). */
+    int flags()
+    {
+        return checksum ? ShmFileDescriptor.FLAG_CHECKSUMS : 0;
     }
 
     int poolLength()

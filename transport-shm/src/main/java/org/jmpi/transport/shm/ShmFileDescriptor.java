@@ -56,8 +56,9 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *   +---------------------------------------------------------------+
  *   |                   Message Layout Version                      | 52
  *   +---------------------------------------------------------------+
- *   |                          Reserved                             | 56
- *   |                                                               |
+ *   |                    Flags (bit 0: checksums)                   | 56
+ *   +---------------------------------------------------------------+
+ *   |                          Reserved                             | 60
  *   +---------------------------------------------------------------+
  *   |               World Rank of Local Rank 0                      | 64
  *   +---------------------------------------------------------------+
@@ -79,7 +80,7 @@ public final class ShmFileDescriptor
     /** Reads as the ASCII bytes "JMPISHM1" in a little-endian file. */
     public static final long MAGIC = 0x314D_4853_4950_4D4AL;
     /** Bumped on any change of this header or of the region layout. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     public static final ByteOrder BYTE_ORDER = ByteOrder.nativeOrder();
 
     /** Every region (header, ring, pool) starts on a page boundary, so each can be mapped alone. */
@@ -96,9 +97,13 @@ public final class ShmFileDescriptor
     public static final int SLOT_LENGTH_OFFSET = POOL_SLOT_COUNT_OFFSET + SIZE_OF_INT;
     public static final int POOL_VERSION_OFFSET = SLOT_LENGTH_OFFSET + SIZE_OF_INT;
     public static final int MESSAGE_VERSION_OFFSET = POOL_VERSION_OFFSET + SIZE_OF_INT;
-    public static final int RESERVED_OFFSET = MESSAGE_VERSION_OFFSET + SIZE_OF_INT;
-    public static final int RANK_TABLE_OFFSET = RESERVED_OFFSET + SIZE_OF_LONG;
+    public static final int FLAGS_OFFSET = MESSAGE_VERSION_OFFSET + SIZE_OF_INT;
+    public static final int RESERVED_OFFSET = FLAGS_OFFSET + SIZE_OF_INT;
+    public static final int RANK_TABLE_OFFSET = RESERVED_OFFSET + SIZE_OF_INT;
     public static final int RANK_TABLE_ENTRY_LENGTH = SIZE_OF_INT;
+
+    /** Flag: every ring record carries a checksum header ({@link ShmMessageDescriptor}), {@code jmpi.shm.checksum}. */
+    public static final int FLAG_CHECKSUMS = 1;
 
     private ShmFileDescriptor()
     {

@@ -33,8 +33,26 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *   +---------------------------------------------------------------+
  *   |                     Frame Length (bytes)                      |  8
  *   +---------------------------------------------------------------+
- *   |                          Reserved                             | 12
+ *   |                          Reserved (0)                         | 12
  *   +---------------------------------------------------------------+
+ *
+ *   With checksums (jmpi.shm.checksum, a flag in the file header), every body starts with a
+ *   checksum header, and the inline frame or the pooled frame descriptor follows it:
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *   |                          CRC-32C                              |  0
+ *   +---------------------------------------------------------------+
+ *   |                          Reserved (0)                         |  4
+ *   +---------------------------------------------------------------+
+ *   |        Message Sequence (records sender -> receiver, from 0)  |  8
+ *   |                                                               |
+ *   +---------------------------------------------------------------+
+ *   |        inline frame, or pooled frame descriptor (above)       | 16
+ *   |                             ...                               |
+ *   +---------------------------------------------------------------+
+ *   The CRC-32C covers the record type, the body from offset 4 to its end and, for a pooled
+ *   frame, the frame's bytes in its slot.
  * </pre>
  *
  * <p>Byte order: {@link #BYTE_ORDER}. Version: {@link #VERSION}, stored in the file header and checked
@@ -44,7 +62,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  */
 public final class ShmMessageDescriptor
 {
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     public static final ByteOrder BYTE_ORDER = ByteOrder.nativeOrder();
 
     public static final int KIND_BITS = 2;
@@ -58,6 +76,11 @@ public final class ShmMessageDescriptor
     public static final int FRAME_LENGTH_OFFSET = SLOT_SEQUENCE_OFFSET + SIZE_OF_LONG;
     public static final int RESERVED_OFFSET = FRAME_LENGTH_OFFSET + SIZE_OF_INT;
     public static final int POOLED_DESCRIPTOR_LENGTH = RESERVED_OFFSET + SIZE_OF_INT;
+
+    public static final int CHECKSUM_OFFSET = 0;
+    public static final int CHECKSUM_RESERVED_OFFSET = CHECKSUM_OFFSET + SIZE_OF_INT;
+    public static final int MESSAGE_SEQUENCE_OFFSET = CHECKSUM_RESERVED_OFFSET + SIZE_OF_INT;
+    public static final int CHECKSUM_HEADER_LENGTH = MESSAGE_SEQUENCE_OFFSET + SIZE_OF_LONG;
 
     private ShmMessageDescriptor()
     {

@@ -22,7 +22,11 @@ public final class ShmParams
     public static final ParamSpec INLINE_MAX = new ParamSpec("jmpi.shm.inline.max", "4352", "bytes",
         "Frames up to this length are copied through the receiver's ring; larger ones are written in place into a pool slot.");
 
-    public static final List<ParamSpec> ALL = List.of(DIR, RING_SIZE, POOL_SLOTS, SLOT_SIZE, INLINE_MAX);
+    public static final ParamSpec CHECKSUM = new ParamSpec("jmpi.shm.checksum", "false", "boolean",
+        "Every ring record carries a CRC-32C of its header and frame (pooled frames: the slot's bytes too), checked before " +
+        "delivery; a mismatch names the sender, the message sequence and the offset. Same value on every rank of a node.");
+
+    public static final List<ParamSpec> ALL = List.of(DIR, RING_SIZE, POOL_SLOTS, SLOT_SIZE, INLINE_MAX, CHECKSUM);
 
     private ShmParams()
     {

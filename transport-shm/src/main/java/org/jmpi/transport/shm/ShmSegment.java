@@ -178,7 +178,8 @@ final class ShmSegment implements AutoCloseable
         header.putInt(ShmFileDescriptor.SLOT_LENGTH_OFFSET, config.slotLength(), BYTE_ORDER);
         header.putInt(ShmFileDescriptor.POOL_VERSION_OFFSET, FragmentPoolDescriptor.VERSION, BYTE_ORDER);
         header.putInt(ShmFileDescriptor.MESSAGE_VERSION_OFFSET, ShmMessageDescriptor.VERSION, BYTE_ORDER);
-        header.putLong(ShmFileDescriptor.RESERVED_OFFSET, 0L, BYTE_ORDER);
+        header.putInt(ShmFileDescriptor.FLAGS_OFFSET, config.flags(), BYTE_ORDER);
+        header.putInt(ShmFileDescriptor.RESERVED_OFFSET, 0, BYTE_ORDER);
         for (int i = 0; i < localRanks.length; i++)
         {
             header.putInt(ShmFileDescriptor.rankTableEntryOffset(i), localRanks[i], BYTE_ORDER);
@@ -210,6 +211,7 @@ final class ShmSegment implements AutoCloseable
         check(ShmParams.RING_SIZE.name(), config.ringCapacity(), header.getInt(ShmFileDescriptor.RING_CAPACITY_OFFSET, BYTE_ORDER));
         check(ShmParams.POOL_SLOTS.name(), config.slotCount(), header.getInt(ShmFileDescriptor.POOL_SLOT_COUNT_OFFSET, BYTE_ORDER));
         check(ShmParams.SLOT_SIZE.name(), config.slotLength(), header.getInt(ShmFileDescriptor.SLOT_LENGTH_OFFSET, BYTE_ORDER));
+        check("flags (" + ShmParams.CHECKSUM.name() + " is bit 0)", config.flags(), header.getInt(ShmFileDescriptor.FLAGS_OFFSET, BYTE_ORDER));
         for (int i = 0; i < localRanks.length; i++)
         {
             check("world rank of local rank " + i, localRanks[i], header.getInt(ShmFileDescriptor.rankTableEntryOffset(i), BYTE_ORDER));

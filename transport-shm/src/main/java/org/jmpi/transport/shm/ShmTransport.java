@@ -1,8 +1,5 @@
 package org.jmpi.transport.shm;
 
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.jmpi.ErrorClass;
@@ -18,14 +15,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
-
-import static org.jmpi.transport.shm.ShmMessageDescriptor.BYTE_ORDER;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.FRAME_LENGTH_OFFSET;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.KIND_INLINE;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.KIND_POOLED;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.POOLED_DESCRIPTOR_LENGTH;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.RESERVED_OFFSET;
-import static org.jmpi.transport.shm.ShmMessageDescriptor.SLOT_SEQUENCE_OFFSET;
 
 /**
  * Frames between ranks in different JVMs on one node, through the node's shared-memory file
@@ -49,6 +38,10 @@ import static org.jmpi.transport.shm.ShmMessageDescriptor.SLOT_SEQUENCE_OFFSET;
  * thread at a time; a handler may call {@link #offer} but not {@link #progress}. {@link #wakeup} from
  * any thread. Memory: owns its mappings (unmapped by {@link #close}); the rings and pools are shared
  * with the node's other ranks. Neither {@code offer} nor {@code progress} allocates.
+ *
+ * <p>Trust: the shared structures can be scribbled over by any local rank, so every value read from
+ * them is checked before use: inbound by {@link ShmRingReader}, outbound by {@link ShmRingWriter}. An inconsistent value is an
+ * {@link MpiException} ERR_INTERN naming the structure and the peer. docs/security.md, "Shared memory".
  */
 public final class ShmTransport implements Transport
 {
@@ -62,20 +55,12 @@ public final class ShmTransport implements Transport
     private final int[] localIndexByWorld;
     private final boolean[] reachable;
     private final int inlineMax;
-    private final int slotCount;
     private final int slotLength;
     private final ShmSegment segment;
 
-    private final ManyToOneRingBuffer inbound;
-    private final ManyToOneRingBuffer[] outboundByLocal;
-    private final UnsafeBuffer[] outPoolByLocal;
-    private final long[] producerPositionByLocal;
-    private final long[] cachedConsumerPositionByLocal;
-    private final UnsafeBuffer[] inPoolByLocal;
-    private final long[] consumerPositionByLocal;
-    private final MessageHandler recordHandler = this::onRecord;
+    private final ShmRingReader inbound;
+    private final ShmRingWriter[] outboundByLocal;
 
-    private FrameHandler frameHandler;
     private boolean closed;
 
     private ShmTransport(
@@ -98,26 +83,27 @@ public final class ShmTransport implements Transport
             reachable[localRanks[i]] = isPeer(context, localRanks[i]);
         }
         this.inlineMax = config.inlineMax();
-        this.slotCount = config.slotCount();
         this.slotLength = config.slotLength();
         this.segment = segment;
 
-        this.inbound = new ManyToOneRingBuffer(segment.map(config.ringOffset(localCount, localIndex), config.ringLength()));
-        this.outboundByLocal = new ManyToOneRingBuffer[localCount];
-        this.outPoolByLocal = new UnsafeBuffer[localCount];
-        this.inPoolByLocal = new UnsafeBuffer[localCount];
-        this.producerPositionByLocal = new long[localCount];
-        this.cachedConsumerPositionByLocal = new long[localCount];
-        this.consumerPositionByLocal = new long[localCount];
+        final UnsafeBuffer inboundRing = segment.map(config.ringOffset(localCount, localIndex), config.ringLength());
+        this.outboundByLocal = new ShmRingWriter[localCount];
+        final UnsafeBuffer[] inPoolByLocal = new UnsafeBuffer[localCount];
+        final boolean[] sendsToMe = new boolean[localCount];
         for (int peer = 0; peer < localCount; peer++)
         {
             if (reachable[localRanks[peer]])
             {
-                outboundByLocal[peer] = new ManyToOneRingBuffer(segment.map(config.ringOffset(localCount, peer), config.ringLength()));
-                outPoolByLocal[peer] = segment.map(config.poolOffset(localCount, localIndex, peer), config.poolLength());
+                outboundByLocal[peer] = new ShmRingWriter(rank, localIndex, localRanks[peer],
+                    new ManyToOneRingBuffer(segment.map(config.ringOffset(localCount, peer), config.ringLength())),
+                    segment.map(config.poolOffset(localCount, localIndex, peer), config.poolLength()),
+                    config.slotCount(), slotLength, config.checksum());
                 inPoolByLocal[peer] = segment.map(config.poolOffset(localCount, peer, localIndex), config.poolLength());
+                sendsToMe[peer] = true;
             }
         }
+        this.inbound = new ShmRingReader(rank, localRanks, sendsToMe, inboundRing, inPoolByLocal, config.slotCount(), slotLength,
+            inlineMax, config.checksum(), System::nanoTime);
     }
 
     /** Whether {@code other} is a rank this transport carries frames to: same node, another JVM. */
@@ -280,74 +266,8 @@ public final class ShmTransport implements Transport
             throw new MpiException(ErrorClass.ERR_INTERN, "shm: bad offer: rank=" + rank + ", dst=" + dstRank +
                 ", length=" + lengthBytes + ", maxFrameLength=" + slotLength);
         }
-        final int dst = localIndexByWorld[dstRank];
-        return lengthBytes <= inlineMax ? offerInline(dst, lengthBytes, writer) : offerPooled(dst, lengthBytes, writer);
-    }
-
-    private boolean offerInline(final int dst, final int lengthBytes, final FrameWriter writer)
-    {
-        final ManyToOneRingBuffer ring = outboundByLocal[dst];
-        final int index = ring.tryClaim(ShmMessageDescriptor.recordType(localIndex, KIND_INLINE), lengthBytes);
-        if (index < 0)
-        {
-            return false;
-        }
-        try
-        {
-            writer.write(ring.buffer(), index, lengthBytes);
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            ring.abort(index);
-            throw ex;
-        }
-        ring.commit(index);
-        return true;
-    }
-
-    /**
-     * 1. Check a slot is free (this rank is the pool's only producer, so the check holds until it
-     *    writes; the consumer position is re-read only when the cached one says the pool is full).
-     * 2. Claim the descriptor in the receiver's ring; if full, return false: nothing was taken.
-     * 3. Let the writer fill the slot in place, fill the descriptor, advance the producer position,
-     *    commit the descriptor (its ordered store publishes the slot's bytes too).
-     */
-    private boolean offerPooled(final int dst, final int lengthBytes, final FrameWriter writer)
-    {
-        final UnsafeBuffer pool = outPoolByLocal[dst];
-        final long sequence = producerPositionByLocal[dst];
-        if (sequence - cachedConsumerPositionByLocal[dst] >= slotCount)
-        {
-            cachedConsumerPositionByLocal[dst] = pool.getLongVolatile(FragmentPoolDescriptor.CONSUMER_POSITION_OFFSET);
-            if (sequence - cachedConsumerPositionByLocal[dst] >= slotCount)
-            {
-                return false;
-            }
-        }
-
-        final ManyToOneRingBuffer ring = outboundByLocal[dst];
-        final int index = ring.tryClaim(ShmMessageDescriptor.recordType(localIndex, KIND_POOLED), POOLED_DESCRIPTOR_LENGTH);
-        if (index < 0)
-        {
-            return false;
-        }
-        try
-        {
-            writer.write(pool, FragmentPoolDescriptor.slotOffset(slotLength, (int)(sequence % slotCount)), lengthBytes);
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            ring.abort(index);
-            throw ex;
-        }
-        final AtomicBuffer ringBuffer = ring.buffer();
-        ringBuffer.putLong(index + SLOT_SEQUENCE_OFFSET, sequence, BYTE_ORDER);
-        ringBuffer.putInt(index + FRAME_LENGTH_OFFSET, lengthBytes, BYTE_ORDER);
-        ringBuffer.putInt(index + RESERVED_OFFSET, 0, BYTE_ORDER);
-        producerPositionByLocal[dst] = sequence + 1;
-        pool.putLongRelease(FragmentPoolDescriptor.PRODUCER_POSITION_OFFSET, sequence + 1);
-        ring.commit(index);
-        return true;
+        final ShmRingWriter out = outboundByLocal[localIndexByWorld[dstRank]];
+        return lengthBytes <= inlineMax ? out.offerInline(lengthBytes, writer) : out.offerPooled(lengthBytes, writer);
     }
 
     @Override
@@ -357,41 +277,7 @@ public final class ShmTransport implements Transport
         {
             throw new MpiException(ErrorClass.ERR_INTERN, "shm: progress after close: rank=" + rank);
         }
-        frameHandler = handler;
-        try
-        {
-            return inbound.read(recordHandler);
-        }
-        finally
-        {
-            frameHandler = null;
-        }
-    }
-
-    private void onRecord(final int recordType, final MutableDirectBuffer buffer, final int index, final int lengthBytes)
-    {
-        final int sender = ShmMessageDescriptor.senderLocal(recordType);
-        if (ShmMessageDescriptor.kind(recordType) == KIND_INLINE)
-        {
-            frameHandler.onFrame(worldRankByLocal[sender], buffer, index, lengthBytes);
-            return;
-        }
-        assert ShmMessageDescriptor.kind(recordType) == KIND_POOLED && lengthBytes == POOLED_DESCRIPTOR_LENGTH;
-        final long sequence = buffer.getLong(index + SLOT_SEQUENCE_OFFSET, BYTE_ORDER);
-        final int frameLength = buffer.getInt(index + FRAME_LENGTH_OFFSET, BYTE_ORDER);
-        assert sequence == consumerPositionByLocal[sender] :
-            "pool " + sender + "->" + localIndex + ": sequence=" + sequence + ", expected=" + consumerPositionByLocal[sender];
-        final UnsafeBuffer pool = inPoolByLocal[sender];
-        try
-        {
-            frameHandler.onFrame(
-                worldRankByLocal[sender], pool, FragmentPoolDescriptor.slotOffset(slotLength, (int)(sequence % slotCount)), frameLength);
-        }
-        finally
-        {
-            consumerPositionByLocal[sender] = sequence + 1;
-            pool.putLongRelease(FragmentPoolDescriptor.CONSUMER_POSITION_OFFSET, sequence + 1);
-        }
+        return inbound.read(handler);
     }
 
     /**
@@ -412,6 +298,12 @@ public final class ShmTransport implements Transport
             closed = true;
             segment.close();
         }
+    }
+
+    /** This rank's writer to {@code worldRank}: for the corruption tests. */
+    ShmRingWriter outbound(final int worldRank)
+    {
+        return outboundByLocal[localIndexByWorld[worldRank]];
     }
 
     @Override

@@ -25,7 +25,8 @@ class ShmFileDescriptorTest
         assertEquals(44, ShmFileDescriptor.SLOT_LENGTH_OFFSET);
         assertEquals(48, ShmFileDescriptor.POOL_VERSION_OFFSET);
         assertEquals(52, ShmFileDescriptor.MESSAGE_VERSION_OFFSET);
-        assertEquals(56, ShmFileDescriptor.RESERVED_OFFSET);
+        assertEquals(56, ShmFileDescriptor.FLAGS_OFFSET);
+        assertEquals(60, ShmFileDescriptor.RESERVED_OFFSET);
         assertEquals(64, ShmFileDescriptor.RANK_TABLE_OFFSET);
         assertEquals(4, ShmFileDescriptor.RANK_TABLE_ENTRY_LENGTH);
         assertEquals(64 + 4 * 5, ShmFileDescriptor.rankTableEntryOffset(5));
@@ -37,7 +38,7 @@ class ShmFileDescriptorTest
         assertEquals(0, ShmFileDescriptor.MAGIC_OFFSET % 8);
         assertEquals(0, ShmFileDescriptor.FILE_LENGTH_OFFSET % 8);
         assertEquals(0, ShmFileDescriptor.INSTANCE_ID_OFFSET % 8);
-        assertEquals(0, ShmFileDescriptor.RESERVED_OFFSET % 8);
+        assertEquals(0, ShmFileDescriptor.RANK_TABLE_OFFSET % 8);
     }
 
     @Test

@@ -21,6 +21,16 @@ class ShmMessageDescriptorTest
     }
 
     @Test
+    void shouldPlaceTheChecksumHeaderFieldsAndKeepBodiesAligned()
+    {
+        assertEquals(0, ShmMessageDescriptor.CHECKSUM_OFFSET);
+        assertEquals(4, ShmMessageDescriptor.CHECKSUM_RESERVED_OFFSET);
+        assertEquals(8, ShmMessageDescriptor.MESSAGE_SEQUENCE_OFFSET);
+        assertEquals(16, ShmMessageDescriptor.CHECKSUM_HEADER_LENGTH);
+        assertEquals(0, ShmMessageDescriptor.CHECKSUM_HEADER_LENGTH % RecordDescriptor.ALIGNMENT);
+    }
+
+    @Test
     void shouldStartBodiesOnEightBytesAfterAgronasRecordHeader()
     {
         assertEquals(8, RecordDescriptor.HEADER_LENGTH);

@@ -78,10 +78,17 @@ class ShmSegmentTest
                     () -> attacher.verifyHeader(view, length, 42L, CONFIG, new int[]{3, 6, 8}));
                 assertTrue(wrongRanks.getMessage().contains("world rank of local rank 1 expected=6, found=5"), wrongRanks.getMessage());
 
+                final ShmConfig checksums = new ShmConfig(CONFIG.dir(), CONFIG.ringCapacity(), CONFIG.slotCount(),
+                    CONFIG.slotLength(), CONFIG.inlineMax(), true);
+                final MpiException otherChecksums = assertThrows(MpiException.class,
+                    () -> attacher.verifyHeader(view, length, 42L, checksums, LOCAL_RANKS));
+                assertTrue(otherChecksums.getMessage().contains("flags (jmpi.shm.checksum is bit 0) expected=1, found=0"),
+                    otherChecksums.getMessage());
+
                 view.putInt(ShmFileDescriptor.VERSION_OFFSET, ShmFileDescriptor.VERSION + 1, ShmFileDescriptor.BYTE_ORDER);
                 final MpiException wrongVersion = assertThrows(MpiException.class,
                     () -> attacher.verifyHeader(view, length, 42L, CONFIG, LOCAL_RANKS));
-                assertTrue(wrongVersion.getMessage().contains("version expected=1, found=2"), wrongVersion.getMessage());
+                assertTrue(wrongVersion.getMessage().contains("version expected=2, found=3"), wrongVersion.getMessage());
             }
         }
     }

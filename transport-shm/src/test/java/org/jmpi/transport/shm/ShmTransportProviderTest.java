@@ -85,7 +85,7 @@ class ShmTransportProviderTest
     @Test
     void shouldDescribeEveryParameter()
     {
-        assertEquals(5, new ShmTransportProvider().params().size());
+        assertEquals(6, new ShmTransportProvider().params().size());
         for (final ParamSpec spec : new ShmTransportProvider().params())
         {
             assertTrue(spec.name().startsWith("jmpi.shm."), spec.name());
@@ -93,7 +93,7 @@ class ShmTransportProviderTest
             new Params(Map.of(), Map.of()).get(spec);
         }
         final ShmConfig defaults = ShmConfig.from(new Params(Map.of(), Map.of()));
-        assertEquals(new ShmConfig(Path.of("/dev/shm"), 1 << 20, 8, 32 * 1024 + 256, 4 * 1024 + 256), defaults);
+        assertEquals(new ShmConfig(Path.of("/dev/shm"), 1 << 20, 8, 32 * 1024 + 256, 4 * 1024 + 256, false), defaults);
     }
 
     @Test
