@@ -5,7 +5,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.jmpi.internal.runtime.CoreParams;
-import org.jmpi.internal.runtime.JvmFlags;
+import org.jmpi.internal.bootstrap.JvmFlags;
 import org.jmpi.spi.Params;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
