@@ -41,7 +41,8 @@ final class PeerCopyPath implements RendezvousPath
 
     /**
      * Sender: takes this path for {@code s} if the peer's transport has peer memory, exposes the send
-     * buffer, and the RTS (with the type's wire form if the peer lacks it) fits one frame.
+     * buffer, and the RTS (with the type's wire form if the peer lacks it, and a form the peer decodes) fits
+     * one frame.
      */
     boolean prepare(final SendRequestImpl s, final PeerChannel ch)
     {
@@ -53,6 +54,10 @@ final class PeerCopyPath implements RendezvousPath
         int wireLength = 0;
         if (typeId == 0)
         {
+            if (!TypeWireForm.decodable(s.type))
+            {
+                return false;
+            }
             wireLength = TypeWireForm.encodedLength(s.type);
             if (PEER_RTS_LENGTH + (long)wireLength > ch.maxFrameLength)
             {

@@ -166,7 +166,9 @@ final class SplitCopyPath implements RendezvousPath
         final Object arrival)
     {
         final PeerCopyPath.Arrival a = (PeerCopyPath.Arrival)arrival;
-        final long recvHandle = acceptBytes > 0 ? ch.peerMemory.expose(r.convertor.view().buffer()) : 0;
+        // The sender rebuilds the receive type from its wire form: a type no peer decodes is copied here alone.
+        final boolean splittable = acceptBytes > 0 && (ch.types.sentId(r.convertor.type()) != 0 || TypeWireForm.decodable(r.convertor.type()));
+        final long recvHandle = splittable ? ch.peerMemory.expose(r.convertor.view().buffer()) : 0;
         final long[] state = new long[4];
         final long stateHandle = recvHandle != 0 ? ch.peerMemory.expose(state) : 0;
         if (stateHandle == 0)

@@ -33,7 +33,7 @@ public final class TypeWireForm
     /** Deepest constructor nesting accepted when decoding. */
     public static final int MAX_DEPTH = 64;
     /** Most blocks the cyclic dimensions of a decoded darray may expand into. */
-    public static final long MAX_DARRAY_BLOCKS = 1L << 22;
+    public static final long MAX_DARRAY_BLOCKS = 1L << 18;
 
     /** The predefined types a NAMED node can name, by index. Append only: the index is on the wire. */
     static final List<Datatype> PREDEFINED = List.of(
@@ -184,6 +184,16 @@ public final class TypeWireForm
      */
     private static void checkDarrayBlocks(final int[] in)
     {
+        final long blocks = darrayBlocks(in);
+        if (blocks > MAX_DARRAY_BLOCKS)
+        {
+            throw malformed("darray of " + blocks + " cyclic blocks (at most " + MAX_DARRAY_BLOCKS + ")");
+        }
+    }
+
+    /** The cyclic blocks a darray's integer arguments expand into (distributions checked). */
+    private static long darrayBlocks(final int[] in)
+    {
         final int n = in[2];
         final Datatype.Distribution[] distributions = Datatype.Distribution.values();
         long blocks = 0;
@@ -203,10 +213,33 @@ public final class TypeWireForm
                 blocks += (gsize + blockSize * procs - 1) / (blockSize * procs);
             }
         }
-        if (blocks > MAX_DARRAY_BLOCKS)
+        return blocks;
+    }
+
+    /**
+     * Whether a peer accepts {@code type}'s wire form: false for a type whose darrays expand into more than
+     * {@link #MAX_DARRAY_BLOCKS} cyclic blocks (a decoder refuses those, to bound what a peer's bytes can make
+     * it allocate). A sender sends such a type's data another way (fragments, which need no type).
+     */
+    public static boolean decodable(final Datatype type)
+    {
+        if (type.combiner() == Datatype.Combiner.NAMED)
         {
-            throw malformed("darray of " + blocks + " cyclic blocks (at most " + MAX_DARRAY_BLOCKS + ")");
+            return true;
         }
+        final Datatype.Contents c = type.contents();
+        if (type.combiner() == Datatype.Combiner.DARRAY && darrayBlocks(c.integers()) > MAX_DARRAY_BLOCKS)
+        {
+            return false;
+        }
+        for (final Datatype child : c.datatypes())
+        {
+            if (!decodable(child))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A bounds-checked cursor over one wire form. */

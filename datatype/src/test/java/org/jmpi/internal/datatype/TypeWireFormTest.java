@@ -1,5 +1,7 @@
 package org.jmpi.internal.datatype;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
@@ -46,6 +48,23 @@ class TypeWireFormTest
             assertArrayEquals(expected.displacements(), actual.displacements(), what);
             assertArrayEquals(expected.basics(), actual.basics(), what);
         }
+    }
+
+    @Test
+    void shouldRefuseADarrayOfMoreCyclicBlocksThanTheBoundAndSayItIsNotDecodable()
+    {
+        final int n = (int)(2 * TypeWireForm.MAX_DARRAY_BLOCKS + 2);
+        final Datatype big = Datatype.darray(2, 0, new int[] {n}, new Datatype.Distribution[] {Datatype.Distribution.CYCLIC},
+            new int[] {1}, new int[] {2}, Datatype.Order.C, Datatype.INT).commit();
+        final Datatype small = Datatype.darray(2, 0, new int[] {64}, new Datatype.Distribution[] {Datatype.Distribution.CYCLIC},
+            new int[] {1}, new int[] {2}, Datatype.Order.C, Datatype.INT).commit();
+        assertFalse(TypeWireForm.decodable(big));
+        assertFalse(TypeWireForm.decodable(Datatype.contiguous(2, big).commit()), "found inside another type");
+        assertTrue(TypeWireForm.decodable(small));
+        final byte[] form = new byte[TypeWireForm.encodedLength(big)];
+        TypeWireForm.encode(big, new UnsafeBuffer(form), 0);
+        final MpiException ex = assertThrows(MpiException.class, () -> TypeWireForm.decode(new UnsafeBuffer(form), 0, form.length));
+        assertEquals(ErrorClass.ERR_TYPE, ex.errorClass());
     }
 
     @Test
