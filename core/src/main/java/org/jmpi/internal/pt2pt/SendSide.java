@@ -60,7 +60,7 @@ final class SendSide
         }
         else
         {
-            s.path = !peerCopy.prepare(s, ch) ? fragments : s.totalBytes >= splitMin ? splitCopy : peerCopy;
+            s.path = !peerCopy.prepare(s, ch) ? fragments : splitMin > 0 && s.totalBytes >= splitMin ? splitCopy : peerCopy;
             rendezvousByPath[s.path.id()]++;
             s.state = SendRequestImpl.State.RTS_PENDING;
         }
@@ -127,7 +127,7 @@ final class SendSide
         splitCopy.onSplit(s, ch, buffer, index, lengthBytes);
     }
 
-    /** Rendezvous messages of at least {@code bytes} to a peer with peer memory take the split copy. */
+    /** Rendezvous messages of at least {@code bytes} (0: none) to a peer with peer memory take the split copy. */
     void splitMin(final long bytes)
     {
         this.splitMin = bytes;

@@ -14,8 +14,8 @@ public final class CoreParams
         "Largest message payload sent eagerly; larger messages use the rendezvous protocol.");
     public static final ParamSpec FRAGMENT_SIZE = new ParamSpec("jmpi.fragment.size", "32k", "bytes",
         "Payload bytes per rendezvous fragment (capped by the transport's maximum frame).");
-    public static final ParamSpec SPLIT_MIN = new ParamSpec("jmpi.pvas.split.min", "256k", "bytes",
-        "Rendezvous messages of at least this many bytes to a rank in the same address space take the split copy (sender and receiver both copy); smaller ones the receiver copies alone.");
+    public static final ParamSpec SPLIT_MIN = new ParamSpec("jmpi.pvas.split.min", "0", "bytes",
+        "Rendezvous messages of at least this many bytes to a rank in the same address space take the split copy (sender and receiver both copy); smaller ones the receiver copies alone. 0 (the default) leaves the split copy off: on the 2-vCPU build machine it was not faster than the receiver's copy (docs/performance.md).");
     public static final ParamSpec SPLIT = new ParamSpec("jmpi.pvas.split", "0.5", "fraction",
         "Split copy: the fraction of each message's packed stream the receiver starts on (the sender starts on the rest; either takes over what the other has not claimed). 1 makes the receiver start on all of it.");
     public static final ParamSpec EAGER_WINDOW = new ParamSpec("jmpi.eager.window", "256k", "bytes",

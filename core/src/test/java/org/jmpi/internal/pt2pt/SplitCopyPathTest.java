@@ -102,7 +102,7 @@ class SplitCopyPathTest
     void shouldNotWaitForASenderThatComputes()
     {
         final int count = 1 << 19;
-        Ranks.run(2, ThreadLevel.SINGLE, Map.of(), (mpi, world) ->
+        Ranks.run(2, ThreadLevel.SINGLE, Map.of("jmpi.pvas.split.min", "256k"), (mpi, world) ->
         {
             final Protocol protocol = CommInternals.state(world).protocol();
             if (world.rank() == 0)
