@@ -317,7 +317,7 @@ final class DirectPersistent
 
     private void notify(final int p, final long delta)
     {
-        oneSided.fetchAndAdd(peerCounters[p], 8L * rank, delta);
+        oneSided.add(peerCounters[p], 8L * rank, delta);
     }
 
     private boolean arrived(final int p, final long wanted)

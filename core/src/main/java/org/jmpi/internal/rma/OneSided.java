@@ -246,6 +246,20 @@ public final class OneSided
      */
     public Completion fetchAndAdd(final RemoteRegion to, final long targetOffset, final long delta)
     {
+        return add(to, targetOffset, delta, true);
+    }
+
+    /**
+     * As {@link #fetchAndAdd(RemoteRegion, long, long)} for a notification whose old value nobody reads: on the
+     * direct path it allocates nothing (the completion is the shared done one, holding 0).
+     */
+    public Completion add(final RemoteRegion to, final long targetOffset, final long delta)
+    {
+        return add(to, targetOffset, delta, false);
+    }
+
+    private Completion add(final RemoteRegion to, final long targetOffset, final long delta, final boolean fetch)
+    {
         final RegionKey key = to.key();
         checkRange("fetchAndAdd", key, targetOffset, 8);
         if ((targetOffset & 7) != 0 || !key.longAligned())
@@ -261,7 +275,7 @@ public final class OneSided
             {
                 protocol.peerMemory(target).wake(target);
             }
-            return before == 0 ? Completion.DONE : Completion.done(before);
+            return before == 0 || !fetch ? Completion.DONE : Completion.done(before);
         }
         final Completion completion = new Completion(1);
         sendInOrder(target, new AddFrame(key.id(), targetOffset, track(completion, null, 0), delta));

@@ -34,11 +34,7 @@ class OneSidedTest
     /** Runs {@code call} on the rank's engine and returns its result. */
     private static <T> T onEngine(final ProgressEngine engine, final Supplier<T> call)
     {
-        final Object[] out = new Object[1];
-        engine.execute(() -> out[0] = call.get());
-        @SuppressWarnings("unchecked")
-        final T result = (T)out[0];
-        return result;
+        return engine.call(call);
     }
 
     private static byte pattern(final int rank, final int i)

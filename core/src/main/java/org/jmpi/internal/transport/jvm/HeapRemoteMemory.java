@@ -1,9 +1,9 @@
 package org.jmpi.internal.transport.jvm;
 
-import java.util.ArrayDeque;
 import java.util.function.IntFunction;
 
 import org.agrona.UnsafeApi;
+import org.agrona.collections.LongArrayQueue;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.internal.datatype.BufferView;
@@ -24,7 +24,7 @@ final class HeapRemoteMemory implements RemoteMemory
     private final int rank;
     private final HeapExposures own;
     private final IntFunction<HeapExposures> peers;
-    private final ArrayDeque<long[]> done = new ArrayDeque<>();
+    private final LongArrayQueue done = new LongArrayQueue();
     private Completions completions;
 
     /** @param peers the exposure table of a world rank of this JVM. */
@@ -67,7 +67,7 @@ final class HeapRemoteMemory implements RemoteMemory
         final BufferView from = view(own.map(rank, registration), localOffset, length, "put source");
         final BufferView to = view(peers.apply(peerRank).map(peerRank, key[keyAt]), remoteOffset, length, "put target of rank " + peerRank);
         UnsafeApi.copyMemory(from.base(), from.address() + localOffset, to.base(), to.address() + remoteOffset, length);
-        done.add(new long[] {token});
+        done.addLong(token);
         return true;
     }
 
@@ -78,7 +78,7 @@ final class HeapRemoteMemory implements RemoteMemory
         final BufferView from = view(peers.apply(peerRank).map(peerRank, key[keyAt]), remoteOffset, length, "get source of rank " + peerRank);
         final BufferView to = view(own.map(rank, registration), localOffset, length, "get target");
         UnsafeApi.copyMemory(from.base(), from.address() + remoteOffset, to.base(), to.address() + localOffset, length);
-        done.add(new long[] {token});
+        done.addLong(token);
         return true;
     }
 
@@ -86,10 +86,9 @@ final class HeapRemoteMemory implements RemoteMemory
     int reportCompletions()
     {
         int n = 0;
-        long[] t;
-        while ((t = done.poll()) != null)
+        while (!done.isEmpty())
         {
-            completions.onComplete(t[0], null);
+            completions.onComplete(done.removeLong(), null);
             n++;
         }
         return n;
