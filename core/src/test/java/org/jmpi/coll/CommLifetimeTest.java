@@ -158,6 +158,49 @@ class CommLifetimeTest
         assertNull(outcome.firstFailure(), () -> String.valueOf(outcome.firstFailure().failure()));
     }
 
+    /**
+     * A receive or probe from a rank that has finalized fails instead of waiting forever; what the rank sent
+     * before it finalized still arrives; a receive posted before the finalize fails when it comes.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void shouldFailAReceiveFromARankThatHasFinalized(final int size)
+    {
+        final LocalJob.Outcome outcome = LocalJob.create(size, Map.of()).run(rank ->
+        {
+            final Mpi mpi = Mpi.init(new String[0]);
+            final Intracomm world = mpi.world();
+            world.setErrorHandler(ErrorHandler.ERRORS_RETURN);
+            final int[] buf = new int[2];
+            final Request early = rank == 0 ? null : world.irecv(buf, 1, 1, Datatype.INT, 0, 11);
+            final Request anyOnSelf = mpi.self().irecv(buf, 1, 1, Datatype.INT, Comm.ANY_SOURCE, 3);
+            world.barrier();
+            if (rank == 0)
+            {
+                for (int r = 1; r < size; r++)
+                {
+                    world.send(new int[] {70 + r}, 0, 1, Datatype.INT, r, 10);
+                }
+                anyOnSelf.cancel();
+                mpi.close();
+                return;
+            }
+            world.recv(buf, 0, 1, Datatype.INT, 0, 10);
+            assertEquals(70 + rank, buf[0], "sent before finalize, still delivered");
+            final long startNs = System.nanoTime();
+            assertError(ErrorClass.ERR_OTHER, "source 0 (world rank 0) has finalized", early::await);
+            assertError(ErrorClass.ERR_OTHER, "has finalized", () -> world.recv(buf, 0, 1, Datatype.INT, 0, 12));
+            assertError(ErrorClass.ERR_OTHER, "probe: source 0", () -> world.probe(0, 12));
+            assertTrue(System.nanoTime() - startNs < TimeUnit.SECONDS.toNanos(5));
+            assertFalse(anyOnSelf.test(), "a receive that this rank itself may still satisfy keeps waiting");
+            mpi.self().send(new int[] {9}, 0, 1, Datatype.INT, 0, 3);
+            anyOnSelf.await();
+            assertEquals(9, buf[1]);
+            mpi.close();
+        }, TimeUnit.SECONDS.toNanos(30));
+        assertNull(outcome.firstFailure(), () -> String.valueOf(outcome.firstFailure().failure()));
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {2, 3})
     void shouldAcceptANullBufferWithCountZero(final int size)

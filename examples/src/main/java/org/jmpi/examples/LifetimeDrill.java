@@ -17,7 +17,8 @@ import org.jmpi.Request;
  * Lifetimes across JVMs (issue 10, item 8): every call on a freed communicator raises ERR_COMM naming it (a
  * second free too), await and test on a freed request ERR_REQUEST, every call after finalize ERR_OTHER "MPI is
  * finalized", a null buffer with count 0 is accepted, and after free and create a send on the freed
- * communicator fails instead of arriving on the new one. Prints {@code lifetime: rank R ok}, or each case that
+ * communicator fails instead of arriving on the new one; a receive or probe from a rank that has finalized
+ * raises ERR_OTHER "has finalized". Prints {@code lifetime: rank R ok}, or each case that
  * went wrong. (Ranks as threads: core's {@code CommLifetimeTest}.)
  */
 public final class LifetimeDrill
@@ -79,6 +80,29 @@ public final class LifetimeDrill
         freed.free();
         expect(wrong, ErrorClass.ERR_REQUEST, "await", "await", freed::await);
         expect(wrong, ErrorClass.ERR_REQUEST, "test", "test", freed::test);
+
+        // Rank 0 finalizes first: what it sent before still arrives; a receive from it alone then fails.
+        final Request early = rank == 0 ? null : world.irecv(buf, 1, 1, Datatype.INT, 0, 11);
+        world.barrier();
+        if (rank == 0)
+        {
+            for (int peer = 1; peer < size; peer++)
+            {
+                world.send(new int[] {70 + peer}, 0, 1, Datatype.INT, peer, 10);
+            }
+        }
+        else
+        {
+            world.recv(buf, 0, 1, Datatype.INT, 0, 10);
+            if (buf[0] != 70 + rank)
+            {
+                wrong.add("the message rank 0 sent before it finalized: " + buf[0] + ", expected " + (70 + rank));
+            }
+            expect(wrong, ErrorClass.ERR_OTHER, "has finalized", "irecv from a finalized rank", early::await);
+            expect(wrong, ErrorClass.ERR_OTHER, "has finalized", "recv from a finalized rank",
+                () -> world.recv(buf, 0, 1, Datatype.INT, 0, 12));
+            expect(wrong, ErrorClass.ERR_OTHER, "has finalized", "probe of a finalized rank", () -> world.probe(0, 12));
+        }
 
         mpi.close();
         expect(wrong, ErrorClass.ERR_OTHER, "MPI is finalized", "send", () -> world.send(buf, 0, 1, Datatype.INT, rank, 0));

@@ -3,7 +3,7 @@ package org.jmpi.internal.pt2pt;
 import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
 
 /**
- * A small protocol frame waiting for room on a peer channel: CTS, ACK, FIN or CREDIT. Engine thread
+ * A small protocol frame waiting for room on a peer channel: CTS, ACK, FIN, CREDIT or BYE. Engine thread
  * only.
  */
 final class ControlFrame implements Outbound
@@ -41,12 +41,19 @@ final class ControlFrame implements Outbound
         return new ControlFrame(TYPE_CREDIT, 0, 0, 0);
     }
 
+    /** The sender finalized; {@code barrierContext} is the context its finalize barrier still uses. */
+    static ControlFrame bye(final int barrierContext)
+    {
+        return new ControlFrame(TYPE_BYE, 0, 0, barrierContext);
+    }
+
     int length()
     {
         return switch (type)
         {
             case TYPE_CTS -> CTS_LENGTH;
             case TYPE_ACK, TYPE_FIN -> REPLY_LENGTH;
+            case TYPE_BYE -> BYE_LENGTH;
             default -> CREDIT_LENGTH;
         };
     }

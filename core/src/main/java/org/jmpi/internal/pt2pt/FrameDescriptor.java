@@ -46,6 +46,10 @@ import java.nio.ByteOrder;
  * ACK (a synchronous eager send matched) and FIN (a direct copy finished):
  *  |                senderRequest (64 bits)                        |  8
  * CREDIT: the common header alone.
+ * BYE (the sender finalized: every envelope it sent is ahead of this frame on the pair's ordered channel, and
+ * it sends no more, but for its finalize barrier):
+ *  |      contextId of the finalize barrier (still in use)         |  8
+ *  |                          padding                              | 12
  * Types from {@link #FIRST_EXTENSION_TYPE} up belong to other layers (collectives, one-sided), which
  * register a handler with the protocol and lay out what follows the common header themselves.
  * </pre>
@@ -55,7 +59,7 @@ public final class FrameDescriptor
     public static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
 
     /** Version of this layout; every rank publishes it at init and all must agree (RankRuntime). */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     public static final byte TYPE_EAGER = 1;
     public static final byte TYPE_RTS = 2;
@@ -66,6 +70,8 @@ public final class FrameDescriptor
     public static final byte TYPE_CREDIT = 7;
     /** Split copy: the receiver's half of the handshake (its buffer, type and the shared progress words). */
     public static final byte TYPE_SPLIT = 8;
+    /** The sender finalized: a receive that waits for it alone, and matches nothing it sent, can never complete. */
+    public static final byte TYPE_BYE = 9;
     /** Frame types from here to 127 are dispatched to handlers other layers register. */
     public static final byte FIRST_EXTENSION_TYPE = 32;
 
@@ -115,6 +121,8 @@ public final class FrameDescriptor
     public static final int REPLY_LENGTH = REPLY_SENDER_REQUEST_OFFSET + 8;
 
     public static final int CREDIT_LENGTH = COMMON_LENGTH;
+    public static final int BYE_CONTEXT_OFFSET = COMMON_LENGTH;
+    public static final int BYE_LENGTH = BYE_CONTEXT_OFFSET + 8;
 
     public static final int SPLIT_SENDER_REQUEST_OFFSET = COMMON_LENGTH;
     public static final int SPLIT_RECV_HANDLE_OFFSET = SPLIT_SENDER_REQUEST_OFFSET + 8;

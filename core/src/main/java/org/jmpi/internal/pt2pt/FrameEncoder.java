@@ -69,6 +69,7 @@ final class FrameEncoder implements FrameWriter
             case TYPE_CREDIT ->
             {
             }
+            case TYPE_BYE -> writeBye(buffer, index);
             default -> extension.writeBody(buffer, index + COMMON_LENGTH);
         }
     }
@@ -117,5 +118,11 @@ final class FrameEncoder implements FrameWriter
         buffer.putLong(index + CTS_SENDER_REQUEST_OFFSET, control.senderRequest, BYTE_ORDER);
         buffer.putLong(index + CTS_RECEIVER_REQUEST_OFFSET, control.receiverRequest, BYTE_ORDER);
         buffer.putLong(index + CTS_ACCEPT_OFFSET, control.acceptBytes, BYTE_ORDER);
+    }
+
+    private void writeBye(final MutableDirectBuffer buffer, final int index)
+    {
+        buffer.putInt(index + BYE_CONTEXT_OFFSET, (int)control.acceptBytes, BYTE_ORDER);
+        buffer.putInt(index + BYE_CONTEXT_OFFSET + 4, 0, BYTE_ORDER);
     }
 }

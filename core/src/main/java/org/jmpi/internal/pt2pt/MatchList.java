@@ -55,6 +55,11 @@ final class MatchList
         size--;
     }
 
+    MatchEntry first()
+    {
+        return head;
+    }
+
     int size()
     {
         return size;

@@ -147,6 +147,47 @@ final class Matcher
         }
     }
 
+    /** Removes and returns the posted receives that {@code doomed} accepts, in posting order per context. */
+    ArrayList<RecvRequestImpl> takePosted(final java.util.function.Predicate<RecvRequestImpl> doomed)
+    {
+        final ArrayList<RecvRequestImpl> taken = new ArrayList<>();
+        for (final MatchList list : posted.values())
+        {
+            for (MatchEntry e = list.first(); e != null; )
+            {
+                final MatchEntry next = e.next;
+                final RecvRequestImpl r = ((RecvRequestImpl.Posted)e).request;
+                if (doomed.test(r))
+                {
+                    list.remove(e);
+                    taken.add(r);
+                }
+                e = next;
+            }
+        }
+        return taken;
+    }
+
+    /** Removes and returns the waiting probes that {@code doomed} accepts. */
+    ArrayList<ProbeRequestImpl> takeProbes(final java.util.function.Predicate<ProbeRequestImpl> doomed)
+    {
+        final ArrayList<ProbeRequestImpl> taken = new ArrayList<>();
+        for (int i = 0; i < probes.size(); i++)
+        {
+            if (doomed.test(probes.get(i)))
+            {
+                taken.add(probes.remove(i--));
+            }
+        }
+        return taken;
+    }
+
+    /** Withdraws a probe just posted (it waits in the list). */
+    void removeProbe(final ProbeRequestImpl p)
+    {
+        probes.remove(p);
+    }
+
     private static MatchList listOf(final Int2ObjectHashMap<MatchList> lists, final int contextId)
     {
         MatchList list = lists.get(contextId);

@@ -31,6 +31,10 @@ final class PeerChannel
     int creditsToReturn;
     boolean creditFrameQueued;
     boolean pending;
+    /** The peer finalized (its BYE arrived): nothing more comes from it but its finalize barrier's messages. */
+    boolean finalized;
+    /** The context of that barrier. */
+    int finalizeContext;
 
     PeerChannel(final int worldRank, final Transport transport)
     {

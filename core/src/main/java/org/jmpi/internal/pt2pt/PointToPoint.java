@@ -163,6 +163,7 @@ public final class PointToPoint
         final RecvRequestImpl r = new RecvRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, source, tag, convertor,
             Signatures.homogeneousCode(type));
         r.elementOffset = offset;
+        r.sourcesWorld = c.worldRanks;
         return r;
     }
 
@@ -193,7 +194,7 @@ public final class PointToPoint
         {
             return new Status(Comm.PROC_NULL, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0);
         }
-        final ProbeRequestImpl p = new ProbeRequestImpl(c.engine, c.errorSink(), c.contextId, source, tag, false);
+        final ProbeRequestImpl p = new ProbeRequestImpl(c.engine, c.errorSink(), c.contextId, source, tag, false, c.worldRanks);
         c.engine.execute(() -> c.protocol.postProbe(p));
         return p.await();
     }
@@ -207,7 +208,7 @@ public final class PointToPoint
         {
             return new MessageImpl(c, null);
         }
-        final ProbeRequestImpl p = new ProbeRequestImpl(c.engine, c.errorSink(), c.contextId, source, tag, true);
+        final ProbeRequestImpl p = new ProbeRequestImpl(c.engine, c.errorSink(), c.contextId, source, tag, true, c.worldRanks);
         c.engine.execute(() -> c.protocol.postProbe(p));
         p.await();
         return new MessageImpl(c, p.message);

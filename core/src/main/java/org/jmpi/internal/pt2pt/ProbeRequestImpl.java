@@ -17,6 +17,8 @@ final class ProbeRequestImpl extends RequestImpl
     final int tag;
     final boolean remove;
     Unexpected message;
+    /** The world rank of each source rank of the communicator (its remote group for an intercommunicator). */
+    final int[] sourcesWorld;
 
     ProbeRequestImpl(
         final ProgressEngine engine,
@@ -24,9 +26,11 @@ final class ProbeRequestImpl extends RequestImpl
         final int contextId,
         final int source,
         final int tag,
-        final boolean remove)
+        final boolean remove,
+        final int[] sourcesWorld)
     {
         super(engine, errors);
+        this.sourcesWorld = sourcesWorld;
         this.contextId = contextId;
         this.source = source;
         this.tag = tag;
@@ -44,6 +48,13 @@ final class ProbeRequestImpl extends RequestImpl
     {
         message = u;
         complete(new Status(u.source, u.tag, ErrorClass.SUCCESS, false, u.length), null);
+    }
+
+    /** Fails the probe: the ranks it waits for have finalized and nothing they sent matches. Engine thread. */
+    void completeSourceFinalized(final String detail)
+    {
+        complete(new Status(source, tag, ErrorClass.ERR_OTHER, false, 0),
+            new org.jmpi.MpiException(ErrorClass.ERR_OTHER, (remove ? "mprobe: " : "probe: ") + detail + ", tag=" + tag));
     }
 
     @Override

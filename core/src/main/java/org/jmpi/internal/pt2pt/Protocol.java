@@ -190,6 +190,22 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
         return !pendingChannels.isEmpty();
     }
 
+    /**
+     * This rank finalized: tells every other rank, behind everything already sent to it, so that a receive
+     * waiting for this rank alone fails instead of waiting forever. {@code barrierContext} is the context of
+     * the finalize barrier, whose messages still flow. Engine thread.
+     */
+    public void announceFinalized(final int selfWorld, final int barrierContext)
+    {
+        for (final PeerChannel ch : peers)
+        {
+            if (ch.worldRank != selfWorld)
+            {
+                submit(ch, ControlFrame.bye(barrierContext));
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- posting (engine thread)
 
     void postSend(final SendRequestImpl s)
@@ -210,7 +226,7 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
 
     void postProbe(final ProbeRequestImpl p)
     {
-        matcher.postProbe(p);
+        recvSide.postProbe(p);
     }
 
     /** The first unexpected message matching, left in place; null when none. */
@@ -301,6 +317,7 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
             case TYPE_CREDIT ->
             {
             }
+            case TYPE_BYE -> recvSide.onPeerFinalized(ch, buffer.getInt(index + BYE_CONTEXT_OFFSET, BYTE_ORDER));
             default -> onExtension(srcRank, buffer, index, lengthBytes, type);
         }
     }

@@ -20,6 +20,8 @@ final class RecvRequestImpl extends RequestImpl
     final int sigCode;
     final Posted entry = new Posted(this);
 
+    /** The world rank of each source rank of the communicator (its remote group for an intercommunicator). */
+    int[] sourcesWorld;
     long id;
     /** Where the receive buffer's items start, in its elements (the split copy tells the sender). */
     long elementOffset;
@@ -77,6 +79,13 @@ final class RecvRequestImpl extends RequestImpl
             failure = new MpiException(error, errorDetail + ", source=" + messageSource + ", tag=" + messageTag);
         }
         complete(st, failure);
+    }
+
+    /** Fails the receive: every rank it may receive from has finalized and nothing it sent matches. Engine thread. */
+    void completeSourceFinalized(final String detail)
+    {
+        complete(new Status(entry.source, entry.tag, ErrorClass.ERR_OTHER, false, 0),
+            new MpiException(ErrorClass.ERR_OTHER, "recv: " + detail + ", tag=" + entry.tag));
     }
 
     void completeCancelled()

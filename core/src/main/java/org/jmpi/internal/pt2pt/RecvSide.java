@@ -26,6 +26,8 @@ final class RecvSide
     private final long eagerWindow;
     private final UnsafeBuffer scratch = new UnsafeBuffer(EMPTY);
     private long bufferedBytes;
+    /** Whether some peer has finalized: until then no receive checks whether its sources can still send. */
+    private boolean peerFinalized;
 
     RecvSide(final Protocol protocol, final Matcher matcher, final RendezvousPath[] paths, final long eagerWindow)
     {
@@ -48,6 +50,74 @@ final class RecvSide
         {
             consume(u, r);
         }
+        else if (peerFinalized && neverArrives(r.entry.contextId, r.entry.source, r.sourcesWorld))
+        {
+            matcher.cancel(r);
+            r.completeSourceFinalized(finalizedDetail(r.entry.source, r.sourcesWorld));
+        }
+    }
+
+    void postProbe(final ProbeRequestImpl p)
+    {
+        matcher.postProbe(p);
+        if (peerFinalized && !p.isDone() && neverArrives(p.contextId, p.source, p.sourcesWorld))
+        {
+            matcher.removeProbe(p);
+            p.completeSourceFinalized(finalizedDetail(p.source, p.sourcesWorld));
+        }
+    }
+
+    /**
+     * A peer finalized (its BYE arrived behind everything it sent): the posted receives and probes that only it
+     * (or, for ANY_SOURCE, only finalized ranks) could satisfy fail now, naming it, instead of waiting forever.
+     * Messages of its finalize barrier ({@code barrierContext}) still come.
+     */
+    void onPeerFinalized(final PeerChannel ch, final int barrierContext)
+    {
+        ch.finalized = true;
+        ch.finalizeContext = barrierContext;
+        peerFinalized = true;
+        for (final RecvRequestImpl r : matcher.takePosted(r -> neverArrives(r.entry.contextId, r.entry.source, r.sourcesWorld)))
+        {
+            r.completeSourceFinalized(finalizedDetail(r.entry.source, r.sourcesWorld));
+        }
+        for (final ProbeRequestImpl p : matcher.takeProbes(p -> neverArrives(p.contextId, p.source, p.sourcesWorld)))
+        {
+            p.completeSourceFinalized(finalizedDetail(p.source, p.sourcesWorld));
+        }
+    }
+
+    /**
+     * Whether no message can arrive any more for a receive on {@code contextId} from {@code source}: the source
+     * (every member, for ANY_SOURCE) has finalized, and the context is not its finalize barrier's. A communicator
+     * that holds this rank never passes for ANY_SOURCE (this rank may still send to itself).
+     */
+    private boolean neverArrives(final int contextId, final int source, final int[] sourcesWorld)
+    {
+        if (source != org.jmpi.Comm.ANY_SOURCE)
+        {
+            return gone(protocol.channel(sourcesWorld[source]), contextId);
+        }
+        for (final int world : sourcesWorld)
+        {
+            if (!gone(protocol.channel(world), contextId))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean gone(final PeerChannel ch, final int contextId)
+    {
+        return ch.finalized && ch.finalizeContext != contextId;
+    }
+
+    private static String finalizedDetail(final int source, final int[] sourcesWorld)
+    {
+        return source == org.jmpi.Comm.ANY_SOURCE
+            ? "every rank it may receive from (ANY_SOURCE) has finalized; no message can arrive"
+            : "source " + source + " (world rank " + sourcesWorld[source] + ") has finalized; no matching message from it can arrive";
     }
 
     /** An EAGER or RTS frame. */

@@ -309,7 +309,9 @@ public final class RankRuntime
     /**
      * Finalize, completing locally so that a failing rank never hangs its job:
      * <ol>
-     * <li>Mark the rank finalized (every later MPI call raises ERR_OTHER) and wait for its buffered sends.</li>
+     * <li>Mark the rank finalized (every later MPI call raises ERR_OTHER), wait for its buffered sends, and tell
+     * the other ranks (a BYE frame behind everything sent to each), so that their receives from this rank alone
+     * fail instead of waiting forever.</li>
      * <li>A closing thread runs the world barrier, drains the protocol's output, fences, and closes the engine
      * and transports, as before.</li>
      * <li>The caller waits for it at most {@link CoreParams#FINALIZE_WAIT}: in a job whose ranks all finalize
@@ -324,6 +326,7 @@ public final class RankRuntime
     {
         services.markFinalized();
         engine.await(bsendBuffer::isEmpty);
+        engine.execute(() -> protocol.announceFinalized(rank, WORLD_CONTEXT + 1));
         final Thread closer = Thread.ofPlatform().name("jmpi-finalize-" + rank).daemon(false).start(this::closeWithPeers);
         try
         {

@@ -61,6 +61,8 @@ class FrameDescriptorTest
         assertEquals(8, REPLY_SENDER_REQUEST_OFFSET);
         assertEquals(16, REPLY_LENGTH);
         assertEquals(8, CREDIT_LENGTH);
+        assertEquals(8, BYE_CONTEXT_OFFSET);
+        assertEquals(16, BYE_LENGTH);
     }
 
     @Test
