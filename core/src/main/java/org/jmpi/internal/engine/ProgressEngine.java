@@ -56,6 +56,11 @@ public final class ProgressEngine
      */
     public static final long OVERSUBSCRIBED_SPIN_BURST = 64;
 
+    /** Offload mode: a blocked caller's first re-check of its request (a guard: completion unparks it). */
+    static final long OFFLOAD_RECHECK_MIN_NS = 1_000_000L;
+    /** Offload mode: the longest re-check period; also how soon a blocked caller sees an abort. */
+    static final long OFFLOAD_RECHECK_MAX_NS = 50_000_000L;
+
     private final Pollable pollable;
     private final boolean offload;
     private final IdleSpec idleSpec;
@@ -307,17 +312,21 @@ public final class ProgressEngine
     /**
      * Waits until {@code done} holds. In direct mode the caller polls the engine, idling between
      * polls; in offload mode it parks and relies on whoever completes its work to unpark it (the
-     * condition's owner registers the waiting thread) and re-checks at least every millisecond.
+     * condition's owner registers the waiting thread), re-checking (and checking for an abort) after a
+     * period that doubles from {@link #OFFLOAD_RECHECK_MIN_NS} to {@link #OFFLOAD_RECHECK_MAX_NS}, so that many
+     * blocked threads do not wake the machine a thousand times a second each.
      */
     public void await(final BooleanSupplier done)
     {
         if (offload)
         {
+            long recheckNs = OFFLOAD_RECHECK_MIN_NS;
             while (!done.getAsBoolean())
             {
                 abortCheck.run();
                 checkProgressThread();
-                LockSupport.parkNanos(1_000_000L);
+                LockSupport.parkNanos(recheckNs);
+                recheckNs = Math.min(recheckNs * 2, OFFLOAD_RECHECK_MAX_NS);
             }
             return;
         }

@@ -170,7 +170,7 @@ public final class RankRuntime
         final boolean offload = level == ThreadLevel.MULTIPLE || params.getBoolean(CoreParams.ASYNC_PROGRESS);
         engine = new ProgressEngine(protocol, offload, new ProgressEngine.IdleSpec(
             params.getLong(CoreParams.IDLE_SPINS), params.getLong(CoreParams.IDLE_YIELDS),
-            spinBurst(params.getLong(CoreParams.IDLE_SPIN_BURST), nodes, rank, Runtime.getRuntime().availableProcessors()),
+            spinBurst(params.getLong(CoreParams.IDLE_SPIN_BURST), nodes, rank, Runtime.getRuntime().availableProcessors(), offload),
             params.getLong(CoreParams.IDLE_MIN_PARK), params.getLong(CoreParams.IDLE_MAX_PARK)),
             "jmpi-progress-" + rank);
         protocol.engine(engine);
@@ -209,13 +209,25 @@ public final class RankRuntime
 
     /**
      * The idler's spin burst: as configured, or for -1 {@link ProgressEngine#OVERSUBSCRIBED_SPIN_BURST} when the
-     * ranks on this rank's node outnumber the processors this JVM may use, else 0 (spin without yielding).
+     * ranks on this rank's node outnumber the processors this JVM may use, or when a progress thread drives the
+     * engine (offload); else 0 (spin without yielding).
+     *
+     * <p>Offload always yields while spinning: the progress thread shares the cores with the application threads
+     * it completes requests for, and a caller it unparks waits for a core. A progress thread spinning without a
+     * yield kept a woken caller off the core for most of a time slice: a blocking 8-byte round trip under MULTIPLE
+     * between 2 ranks as threads took 340-830 us one-way, with a yield every 64 polls 14-27 us (2 vCPUs, kernel 6.18,
+     * loaded machine, 2026-11-26; docs/threads.md).
      */
-    static long spinBurst(final long configured, final String[] nodes, final int rank, final int processors)
+    static long spinBurst(final long configured, final String[] nodes, final int rank, final int processors,
+        final boolean offload)
     {
         if (configured >= 0)
         {
             return configured;
+        }
+        if (offload)
+        {
+            return ProgressEngine.OVERSUBSCRIBED_SPIN_BURST;
         }
         long onThisNode = 0;
         for (final String node : nodes)

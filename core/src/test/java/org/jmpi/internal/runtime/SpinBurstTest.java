@@ -13,11 +13,13 @@ class SpinBurstTest
     void shouldYieldWhileSpinningOnlyWhenRanksOutnumberProcessors()
     {
         final String[] twoOnA = {"a", "a", "b", "b", "b"};
-        assertEquals(0, RankRuntime.spinBurst(-1, twoOnA, 0, 2), "2 ranks on 2 processors");
-        assertEquals(ProgressEngine.OVERSUBSCRIBED_SPIN_BURST, RankRuntime.spinBurst(-1, twoOnA, 2, 2), "3 ranks on 2 processors");
-        assertEquals(0, RankRuntime.spinBurst(-1, twoOnA, 2, 3), "3 ranks on 3 processors");
-        assertEquals(1024, RankRuntime.spinBurst(1024, twoOnA, 2, 2), "configured");
-        assertEquals(0, RankRuntime.spinBurst(0, twoOnA, 2, 2), "configured never");
+        assertEquals(0, RankRuntime.spinBurst(-1, twoOnA, 0, 2, false), "2 ranks on 2 processors");
+        assertEquals(ProgressEngine.OVERSUBSCRIBED_SPIN_BURST, RankRuntime.spinBurst(-1, twoOnA, 2, 2, false), "3 ranks on 2 processors");
+        assertEquals(0, RankRuntime.spinBurst(-1, twoOnA, 2, 3, false), "3 ranks on 3 processors");
+        assertEquals(1024, RankRuntime.spinBurst(1024, twoOnA, 2, 2, true), "configured");
+        assertEquals(0, RankRuntime.spinBurst(0, twoOnA, 2, 2, true), "configured never");
+        assertEquals(ProgressEngine.OVERSUBSCRIBED_SPIN_BURST, RankRuntime.spinBurst(-1, twoOnA, 0, 2, true),
+            "a progress thread beside the application's threads");
     }
 
     @Test
