@@ -345,7 +345,7 @@ public abstract sealed class Comm permits Intracomm, Intercomm
         final CommState s = live("send");
         try
         {
-            PointToPoint.isend(s, buf, offset, count, type, dest, tag, SendMode.STANDARD).await();
+            PointToPoint.isend(s, buf, offset, count, type, dest, tag, SendMode.STANDARD).awaitCompletion();
         }
         catch (final MpiException ex)
         {
@@ -490,7 +490,16 @@ public abstract sealed class Comm permits Intracomm, Intercomm
     /** MPI_Iprobe: the status of a matching message that has arrived, or {@code null}. */
     public Status iprobe(final int source, final int tag)
     {
-        return call("iprobe", () -> PointToPoint.iprobe(state, source, tag));
+        // Inline like send and recv: a receiver polling with iprobe must allocate nothing while nothing arrives.
+        final CommState s = live("iprobe");
+        try
+        {
+            return PointToPoint.iprobe(s, source, tag);
+        }
+        catch (final MpiException ex)
+        {
+            throw s.handle(ex);
+        }
     }
 
     /** MPI_Mprobe: waits for a matching message and takes it out of matching; receive it with {@link Message#recv}. */

@@ -3,6 +3,7 @@ package org.jmpi.internal.engine;
 import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
+import org.jmpi.spi.Doorbell;
 
 import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicReference;
@@ -75,6 +76,8 @@ public final class ProgressEngine
     private volatile boolean running = true;
     private volatile Runnable abortCheck = () -> { };
     private volatile Throwable progressFailure;
+    /** A transport's doorbell, which peers in other processes can ring; null: park with {@code LockSupport}. */
+    private volatile Doorbell doorbell;
 
     /**
      * Idle tuning: spins (yielding once every {@code spinBurst} of them; 0: never), yields, then parks from min
@@ -141,16 +144,40 @@ public final class ProgressEngine
             }
             else
             {
-                parked = true;
-                if (poll() > 0)
+                park();
+            }
+        }
+
+        /** Flags the engine parked, polls once more, and parks (on the doorbell when a transport has one). */
+        private void park()
+        {
+            final Doorbell bell = doorbell;
+            final int token = bell == null ? 0 : bell.arm();
+            parked = true;
+            final int work = poll() + (offload && !commands.isEmpty() ? 1 : 0);
+            if (work == 0)
+            {
+                if (bell == null)
                 {
-                    parked = false;
-                    count = 0;
-                    parkNs = idleSpec.minParkNs();
-                    return;
+                    LockSupport.parkNanos(Math.max(1, parkNs));
                 }
-                LockSupport.parkNanos(Math.max(1, parkNs));
-                parked = false;
+                else
+                {
+                    bell.await(token, Math.max(1, parkNs));
+                }
+            }
+            parked = false;
+            if (bell != null)
+            {
+                bell.disarm();
+            }
+            if (work > 0)
+            {
+                count = 0;
+                parkNs = idleSpec.minParkNs();
+            }
+            else
+            {
                 parkNs = Math.min(Math.max(1, parkNs) * 2, idleSpec.maxParkNs());
             }
         }
@@ -211,6 +238,15 @@ public final class ProgressEngine
         return finished;
     }
 
+    /**
+     * Parks through {@code bell} from now on (a transport whose peers in other processes can wake this rank).
+     * Before traffic.
+     */
+    public void doorbell(final Doorbell bell)
+    {
+        this.doorbell = bell;
+    }
+
     /** Sets what is checked while waiting: it throws when the job was aborted. */
     public void abortCheck(final Runnable check)
     {
@@ -249,7 +285,15 @@ public final class ProgressEngine
             }
             checkProgressThread();
             commands.offer(command);
-            LockSupport.unpark(progressThread);
+            final Doorbell bell = doorbell;
+            if (bell != null)
+            {
+                bell.ring();
+            }
+            else
+            {
+                LockSupport.unpark(progressThread);
+            }
         }
         else
         {
@@ -358,6 +402,27 @@ public final class ProgressEngine
         }
     }
 
+    /**
+     * Direct mode: lets the calling thread drive the engine (re-entrant; ERR_OTHER if another thread drives it)
+     * and returns true, so that the caller runs engine work inline, without a command object; pair with
+     * {@link #exit()}. Offload mode: returns false and enters nothing (use {@link #execute}).
+     */
+    public boolean enter()
+    {
+        if (offload)
+        {
+            return false;
+        }
+        enterDirect();
+        return true;
+    }
+
+    /** Leaves the engine after {@link #enter()} returned true. */
+    public void exit()
+    {
+        exitDirect();
+    }
+
     /** Polls once if the engine is driven by the caller (direct mode); otherwise nothing. */
     public void pollOnce()
     {
@@ -389,7 +454,15 @@ public final class ProgressEngine
         final Thread t = idleThread;
         if (t != null && parked)
         {
-            LockSupport.unpark(t);
+            final Doorbell bell = doorbell;
+            if (bell != null)
+            {
+                bell.ring();
+            }
+            else
+            {
+                LockSupport.unpark(t);
+            }
         }
     }
 

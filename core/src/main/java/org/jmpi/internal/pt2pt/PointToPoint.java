@@ -70,9 +70,9 @@ public final class PointToPoint
         {
             return bufferedSend(c, contextId, view, offset, count, type, dest, tag, sig);
         }
-        final SendRequestImpl s = new SendRequestImpl(c.engine, c.errorSink(), contextId, c.rank, dest, c.worldRanks[dest],
+        final SendRequestImpl s = new SendRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, c.rank, dest, c.worldRanks[dest],
             tag, mode, view, offset, count, type, sig);
-        c.engine.execute(() -> c.protocol.postSend(s));
+        c.engine.execute(s);
         return s;
     }
 
@@ -95,10 +95,10 @@ public final class PointToPoint
         final long attachedOffset = at / attached.elementSize();
         final Convertor packed = Convertor.create(attached, attachedOffset, bytes, Datatype.BYTE);
         Convertor.copy(source, packed, 0, bytes);
-        final SendRequestImpl s = new SendRequestImpl(c.engine, c.errorSink(), contextId, c.rank, dest, c.worldRanks[dest],
+        final SendRequestImpl s = new SendRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, c.rank, dest, c.worldRanks[dest],
             tag, SendMode.BUFFERED, attached, attachedOffset, bytes, Datatype.BYTE, sig);
         s.onComplete = () -> bb.release(at);
-        c.engine.execute(() -> c.protocol.postSend(s));
+        c.engine.execute(s);
         return new CompletedRequest(c.engine, c.errorSink(), new Status(dest, tag, ErrorClass.SUCCESS, false, bytes));
     }
 
@@ -130,7 +130,7 @@ public final class PointToPoint
         {
             return procNullRecv(c);
         }
-        c.engine.execute(() -> c.protocol.postRecv(r));
+        c.engine.execute(r);
         return r;
     }
 
@@ -233,23 +233,36 @@ public final class PointToPoint
      */
     private static Unexpected arrived(final CommState c, final int source, final int tag, final boolean take)
     {
-        final Unexpected[] result = new Unexpected[1];
-        final RequestImpl call = engineCall(c, () ->
+        if (c.engine.enter())
         {
-            Unexpected u = c.protocol.findUnexpected(c.contextId, source, tag);
-            if (u == null)
+            try
             {
-                c.protocol.poll();
-                u = c.protocol.findUnexpected(c.contextId, source, tag);
+                return findOrPoll(c, source, tag, take);
             }
-            if (u != null && take)
+            finally
             {
-                c.protocol.removeUnexpected(u);
+                c.engine.exit();
             }
-            result[0] = u;
-        });
-        call.await();
+        }
+        final Unexpected[] result = new Unexpected[1];
+        engineCall(c, () -> result[0] = findOrPoll(c, source, tag, take)).await();
         return result[0];
+    }
+
+    /** The first matching unexpected message, after one poll if none had arrived; taken when {@code take}. Engine thread. */
+    private static Unexpected findOrPoll(final CommState c, final int source, final int tag, final boolean take)
+    {
+        Unexpected u = c.protocol.findUnexpected(c.contextId, source, tag);
+        if (u == null)
+        {
+            c.protocol.poll();
+            u = c.protocol.findUnexpected(c.contextId, source, tag);
+        }
+        if (u != null && take)
+        {
+            c.protocol.removeUnexpected(u);
+        }
+        return u;
     }
 
     /** MPI_Imrecv: receives a message taken by mprobe/improbe. */
@@ -325,9 +338,9 @@ public final class PointToPoint
         final RequestImpl r = irecv(c, buf, offset, count, type, source, recvTag);
         if (dest != Comm.PROC_NULL)
         {
-            final SendRequestImpl s = new SendRequestImpl(c.engine, c.errorSink(), c.contextId, c.rank, dest, c.worldRanks[dest],
+            final SendRequestImpl s = new SendRequestImpl(c.engine, c.errorSink(), c.protocol, c.contextId, c.rank, dest, c.worldRanks[dest],
                 sendTag, SendMode.STANDARD, copyView, 0, bytes, Datatype.BYTE, Signatures.homogeneousCode(type));
-            c.engine.execute(() -> c.protocol.postSend(s));
+            c.engine.execute(s);
             s.await();
         }
         return r.await();

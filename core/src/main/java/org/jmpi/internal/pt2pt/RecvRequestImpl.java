@@ -12,7 +12,7 @@ import org.jmpi.internal.engine.ProgressEngine;
  *
  * <p>Threading: built by the caller; after posting, engine thread only.
  */
-final class RecvRequestImpl extends RequestImpl
+final class RecvRequestImpl extends RequestImpl implements Runnable
 {
     final Protocol protocol;
     final Convertor convertor;
@@ -67,7 +67,6 @@ final class RecvRequestImpl extends RequestImpl
     /** Completes with the matched message's status and any error recorded while receiving. Engine thread. */
     void completeReceive()
     {
-        final Status st = new Status(messageSource, messageTag, error, false, messageBytes);
         MpiException failure = null;
         if (error == ErrorClass.ERR_TRUNCATE)
         {
@@ -78,7 +77,7 @@ final class RecvRequestImpl extends RequestImpl
         {
             failure = new MpiException(error, errorDetail + ", source=" + messageSource + ", tag=" + messageTag);
         }
-        complete(st, failure);
+        complete(messageSource, messageTag, error, messageBytes, failure);
     }
 
     /** Fails the receive: every rank it may receive from has finalized and nothing it sent matches. Engine thread. */
@@ -86,6 +85,13 @@ final class RecvRequestImpl extends RequestImpl
     {
         complete(new Status(entry.source, entry.tag, ErrorClass.ERR_OTHER, false, 0),
             new MpiException(ErrorClass.ERR_OTHER, "recv: " + detail + ", tag=" + entry.tag));
+    }
+
+    /** Posts the receive; run by the engine ({@link ProgressEngine#execute}: inline in direct mode). */
+    @Override
+    public void run()
+    {
+        protocol.postRecv(this);
     }
 
     void completeCancelled()

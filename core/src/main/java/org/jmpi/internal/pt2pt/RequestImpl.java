@@ -7,6 +7,7 @@ import org.jmpi.Status;
 import org.jmpi.internal.engine.ProgressEngine;
 
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * Base of jmpi's requests: a completion flag published with a volatile write after the status, and
@@ -15,13 +16,18 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Threading: the engine thread completes; any thread may read {@link #isDone()}; fields other
  * than the volatile ones are written by the engine before completion and read after it.
  */
-public abstract class RequestImpl implements Request, Waitable
+public abstract class RequestImpl implements Request, Waitable, BooleanSupplier
 {
     protected final ProgressEngine engine;
     protected final ErrorSink errors;
     private volatile boolean done;
     private volatile Thread waiter;
     private Status status;
+    /** The status's fields, for completions that build the {@link Status} only when someone asks for it. */
+    private int statusSource;
+    private int statusTag;
+    private ErrorClass statusError;
+    private long statusBytes;
     private MpiException failure;
     private boolean failureReported;
     private boolean consumed;
@@ -59,6 +65,27 @@ public abstract class RequestImpl implements Request, Waitable
         }
     }
 
+    /**
+     * Completes the request with a status made only when asked for ({@link #status()}), so that a message whose
+     * status nobody reads allocates none. Engine thread.
+     */
+    protected final void complete(final int source, final int tag, final ErrorClass error, final long bytes,
+        final MpiException failure)
+    {
+        this.statusSource = source;
+        this.statusTag = tag;
+        this.statusError = error;
+        this.statusBytes = bytes;
+        complete((Status)null, failure);
+    }
+
+    /** The engine's wait condition: whether the request is complete. */
+    @Override
+    public final boolean getAsBoolean()
+    {
+        return done;
+    }
+
     @Override
     public final void registerWaiter(final Thread thread)
     {
@@ -87,20 +114,27 @@ public abstract class RequestImpl implements Request, Waitable
     @Override
     public Status await()
     {
+        awaitCompletion();
+        return status();
+    }
+
+    /** As {@link #await()}, for callers that need no status (a blocking send): reports a failure, returns nothing. */
+    public final void awaitCompletion()
+    {
         checkNotFreed("await");
         if (!done)
         {
             waiter = Thread.currentThread();
             try
             {
-                engine.await(this::isDone);
+                engine.await(this);
             }
             finally
             {
                 waiter = null;
             }
         }
-        return finish();
+        report();
     }
 
     @Override
@@ -122,7 +156,17 @@ public abstract class RequestImpl implements Request, Waitable
     @Override
     public Status status()
     {
-        return done ? status : null;
+        if (!done)
+        {
+            return null;
+        }
+        Status st = status;
+        if (st == null)
+        {
+            st = new Status(statusSource, statusTag, statusError, false, statusBytes);
+            status = st;
+        }
+        return st;
     }
 
     /** The failure of a completed request, or null. */
@@ -135,13 +179,19 @@ public abstract class RequestImpl implements Request, Waitable
     @Override
     public Status finish()
     {
+        report();
+        return status();
+    }
+
+    /** Marks the request reported, and reports a failure once through the error handler. */
+    private void report()
+    {
         consumed = true;
         if (failure != null && !failureReported)
         {
             failureReported = true;
             throw errors.handle(failure);
         }
-        return status;
     }
 
     /** The operation completes unobserved; nothing holds resources on the caller's behalf. A second free is ERR_REQUEST. */

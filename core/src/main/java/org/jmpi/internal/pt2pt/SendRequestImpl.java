@@ -2,7 +2,6 @@ package org.jmpi.internal.pt2pt;
 
 import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
-import org.jmpi.Status;
 import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.datatype.Convertor;
 import org.jmpi.internal.engine.ProgressEngine;
@@ -14,7 +13,7 @@ import org.jmpi.internal.engine.ProgressEngine;
  *
  * <p>Threading: built by the caller; after posting, engine thread only.
  */
-final class SendRequestImpl extends RequestImpl implements Outbound
+final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
 {
     enum State
     {
@@ -35,6 +34,7 @@ final class SendRequestImpl extends RequestImpl implements Outbound
     final Datatype type;
     final Convertor convertor;
     final long totalBytes;
+    private final Protocol protocol;
     /** Runs on the engine thread when the send completes (buffered sends free their space). */
     Runnable onComplete;
 
@@ -52,6 +52,7 @@ final class SendRequestImpl extends RequestImpl implements Outbound
     SendRequestImpl(
         final ProgressEngine engine,
         final ErrorSink errors,
+        final Protocol protocol,
         final int contextId,
         final int sourceRank,
         final int destRank,
@@ -65,6 +66,7 @@ final class SendRequestImpl extends RequestImpl implements Outbound
         final int sigCode)
     {
         super(engine, errors);
+        this.protocol = protocol;
         this.contextId = contextId;
         this.sourceRank = sourceRank;
         this.destRank = destRank;
@@ -80,6 +82,13 @@ final class SendRequestImpl extends RequestImpl implements Outbound
         this.sigCode = sigCode;
     }
 
+    /** Posts the send; run by the engine ({@link ProgressEngine#execute}: inline in direct mode). */
+    @Override
+    public void run()
+    {
+        protocol.postSend(this);
+    }
+
     @Override
     public boolean emit(final Protocol protocol, final PeerChannel channel)
     {
@@ -93,7 +102,7 @@ final class SendRequestImpl extends RequestImpl implements Outbound
         {
             onComplete.run();
         }
-        complete(new Status(destRank, tag, ErrorClass.SUCCESS, false, totalBytes), null);
+        complete(destRank, tag, ErrorClass.SUCCESS, totalBytes, null);
     }
 
     @Override

@@ -19,6 +19,7 @@ import org.jmpi.internal.pt2pt.Protocol;
 import org.jmpi.internal.rank.RankServices;
 import org.jmpi.internal.rma.OneSided;
 import org.jmpi.spi.Bootstrap;
+import org.jmpi.spi.Doorbell;
 import org.jmpi.spi.Params;
 import org.jmpi.spi.Transport;
 import org.jmpi.spi.TransportContext;
@@ -178,6 +179,15 @@ public final class RankRuntime
         {
             final LocalJob job = rankContext.job();
             engine.abortCheck(job::checkAborted);
+        }
+        for (final Transport t : transports)
+        {
+            final Doorbell bell = t.feature(Doorbell.class);
+            if (bell != null)
+            {
+                engine.doorbell(bell);
+                break;
+            }
         }
         waker.engine = engine;
         engine.start();

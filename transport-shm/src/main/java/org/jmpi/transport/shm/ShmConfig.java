@@ -78,6 +78,11 @@ record ShmConfig(Path dir, int ringCapacity, int slotCount, int slotLength, int 
         return ShmFileDescriptor.ringOffset(localRankCount, ringCapacity, localIndex);
     }
 
+    long doorbellOffset(final int localRankCount, final int localIndex)
+    {
+        return DoorbellDescriptor.offset(localRankCount, ringCapacity, localIndex);
+    }
+
     int ringLength()
     {
         return ShmFileDescriptor.ringLength(ringCapacity);

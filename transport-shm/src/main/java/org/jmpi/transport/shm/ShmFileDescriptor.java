@@ -18,8 +18,9 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *   +----------------------------------+  0
  *   | header (below), page aligned     |
  *   +----------------------------------+  headerLength
- *   | inbound ring of local rank 0     |  Agrona ManyToOneRingBuffer: capacity + trailer,
- *   | ...                              |  ringStride bytes each (page aligned)
+ *   | inbound ring of local rank 0     |  Agrona ManyToOneRingBuffer: capacity + trailer, then
+ *   | ...                              |  the rank's doorbell (DoorbellDescriptor, one cache line);
+ *   |                                  |  ringStride bytes each (page aligned)
  *   | inbound ring of local rank n-1   |
  *   +----------------------------------+  poolsOffset = headerLength + n * ringStride
  *   | fragment pool 0 -> 1             |  FragmentPoolDescriptor, poolStride bytes each
@@ -80,7 +81,7 @@ public final class ShmFileDescriptor
     /** Reads as the ASCII bytes "JMPISHM1" in a little-endian file. */
     public static final long MAGIC = 0x314D_4853_4950_4D4AL;
     /** Bumped on any change of this header or of the region layout. */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     public static final ByteOrder BYTE_ORDER = ByteOrder.nativeOrder();
 
     /** Every region (header, ring, pool) starts on a page boundary, so each can be mapped alone. */

@@ -5,6 +5,7 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.spi.Bootstrap;
+import org.jmpi.spi.Doorbell;
 import org.jmpi.spi.FrameHandler;
 import org.jmpi.spi.FrameWriter;
 import org.jmpi.spi.Transport;
@@ -60,6 +61,9 @@ public final class ShmTransport implements Transport
 
     private final ShmRingReader inbound;
     private final ShmRingWriter[] outboundByLocal;
+    /** This rank's doorbell (null without futexes) and each local peer's, rung after every frame to it. */
+    private final ShmDoorbell doorbell;
+    private final ShmDoorbell[] doorbellByLocal;
 
     private boolean closed;
 
@@ -88,6 +92,10 @@ public final class ShmTransport implements Transport
 
         final UnsafeBuffer inboundRing = segment.map(config.ringOffset(localCount, localIndex), config.ringLength());
         this.outboundByLocal = new ShmRingWriter[localCount];
+        final boolean futexes = Futex.unavailable() == null;
+        this.doorbellByLocal = new ShmDoorbell[localCount];
+        this.doorbell = futexes ? new ShmDoorbell(segment.map(config.doorbellOffset(localCount, localIndex),
+            DoorbellDescriptor.LENGTH), true) : null;
         final UnsafeBuffer[] inPoolByLocal = new UnsafeBuffer[localCount];
         final boolean[] sendsToMe = new boolean[localCount];
         for (int peer = 0; peer < localCount; peer++)
@@ -99,6 +107,11 @@ public final class ShmTransport implements Transport
                     segment.map(config.poolOffset(localCount, localIndex, peer), config.poolLength()),
                     config.slotCount(), slotLength, config.checksum());
                 inPoolByLocal[peer] = segment.map(config.poolOffset(localCount, peer, localIndex), config.poolLength());
+                if (futexes)
+                {
+                    doorbellByLocal[peer] = new ShmDoorbell(segment.map(config.doorbellOffset(localCount, peer),
+                        DoorbellDescriptor.LENGTH), false);
+                }
                 sendsToMe[peer] = true;
             }
         }
@@ -266,8 +279,25 @@ public final class ShmTransport implements Transport
             throw new MpiException(ErrorClass.ERR_INTERN, "shm: bad offer: rank=" + rank + ", dst=" + dstRank +
                 ", length=" + lengthBytes + ", maxFrameLength=" + slotLength);
         }
-        final ShmRingWriter out = outboundByLocal[localIndexByWorld[dstRank]];
-        return lengthBytes <= inlineMax ? out.offerInline(lengthBytes, writer) : out.offerPooled(lengthBytes, writer);
+        final int peer = localIndexByWorld[dstRank];
+        final ShmRingWriter out = outboundByLocal[peer];
+        if (!(lengthBytes <= inlineMax ? out.offerInline(lengthBytes, writer) : out.offerPooled(lengthBytes, writer)))
+        {
+            return false;
+        }
+        final ShmDoorbell bell = doorbellByLocal[peer];
+        if (bell != null)
+        {
+            bell.ring();
+        }
+        return true;
+    }
+
+    /** This rank's doorbell: peers in other JVMs wake its engine through it (null where futexes are unavailable). */
+    @Override
+    public <T> T feature(final Class<T> type)
+    {
+        return type == Doorbell.class ? type.cast(doorbell) : null;
     }
 
     @Override
@@ -280,10 +310,7 @@ public final class ShmTransport implements Transport
         return inbound.read(handler);
     }
 
-    /**
-     * A no-op: a rank in another JVM cannot be woken without a native futex, and the core's idle
-     * strategy polls {@link #progress} with a bounded park, which bounds the delay.
-     */
+    /** A no-op: the engine parks on this transport's {@link Doorbell}, which peers ring after each frame. */
     @Override
     public void wakeup()
     {

@@ -88,7 +88,8 @@ class ShmSegmentTest
                 view.putInt(ShmFileDescriptor.VERSION_OFFSET, ShmFileDescriptor.VERSION + 1, ShmFileDescriptor.BYTE_ORDER);
                 final MpiException wrongVersion = assertThrows(MpiException.class,
                     () -> attacher.verifyHeader(view, length, 42L, CONFIG, LOCAL_RANKS));
-                assertTrue(wrongVersion.getMessage().contains("version expected=2, found=3"), wrongVersion.getMessage());
+                assertTrue(wrongVersion.getMessage().contains("version expected=" + ShmFileDescriptor.VERSION + ", found=" + (ShmFileDescriptor.VERSION + 1)),
+                    wrongVersion.getMessage());
             }
         }
     }

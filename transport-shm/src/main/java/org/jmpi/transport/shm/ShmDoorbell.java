@@ -1,0 +1,57 @@
+package org.jmpi.transport.shm;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.jmpi.spi.Doorbell;
+
+/**
+ * A rank's doorbell in the node's file ({@link DoorbellDescriptor}), as its owner sleeps on it and as peers ring
+ * it: the owner arms it before it parks and sleeps on the sequence word with a futex; whoever writes it a frame,
+ * in any process of the node, rings it when armed (bump the sequence, futex wake).
+ *
+ * <p>Threading: {@link #arm}, {@link #await}, {@link #disarm} on the owner's engine thread; {@link #ring} from any
+ * thread of any process mapping the file.
+ */
+final class ShmDoorbell implements Doorbell
+{
+    private final UnsafeBuffer bell;
+    private final long sequenceAddress;
+    private final Futex.Timeout timeout;
+
+    /** @param bell the doorbell's {@link DoorbellDescriptor#LENGTH} bytes, mapped. */
+    ShmDoorbell(final UnsafeBuffer bell, final boolean owner)
+    {
+        this.bell = bell;
+        this.sequenceAddress = bell.addressOffset() + DoorbellDescriptor.SEQUENCE_OFFSET;
+        this.timeout = owner ? new Futex.Timeout() : null;
+    }
+
+    @Override
+    public int arm()
+    {
+        bell.putIntVolatile(DoorbellDescriptor.ARMED_OFFSET, 1);
+        return bell.getIntVolatile(DoorbellDescriptor.SEQUENCE_OFFSET);
+    }
+
+    @Override
+    public void await(final int token, final long timeoutNs)
+    {
+        Futex.await(sequenceAddress, token, timeout, timeoutNs);
+    }
+
+    @Override
+    public void disarm()
+    {
+        bell.putIntOrdered(DoorbellDescriptor.ARMED_OFFSET, 0);
+    }
+
+    /** Wakes the owner if it is armed (a shared read otherwise): every sender calls it after each frame it writes. */
+    @Override
+    public void ring()
+    {
+        if (bell.getIntVolatile(DoorbellDescriptor.ARMED_OFFSET) != 0)
+        {
+            bell.getAndAddInt(DoorbellDescriptor.SEQUENCE_OFFSET, 1);
+            Futex.wakeOne(sequenceAddress);
+        }
+    }
+}
