@@ -45,6 +45,7 @@ final class SplitCopyPath implements RendezvousPath
     private static final int COPIED = 2;
     /** Set by the sender once it will not touch the receiver's exposures again; the receiver withdraws them then. */
     private static final int SENDER_DONE = 3;
+    private static final int RECORD_LONGS = 4;
 
     private final Protocol protocol;
     private final PeerCopyPath rts;
@@ -169,12 +170,17 @@ final class SplitCopyPath implements RendezvousPath
         // The sender rebuilds the receive type from its wire form: a type no peer decodes is copied here alone.
         final boolean splittable = acceptBytes > 0 && (ch.types.sentId(r.convertor.type()) != 0 || TypeWireForm.decodable(r.convertor.type()));
         final long recvHandle = splittable ? ch.peerMemory.expose(r.convertor.view().buffer()) : 0;
-        final long[] state = new long[4];
-        final long stateHandle = recvHandle != 0 ? ch.peerMemory.expose(state) : 0;
+        // The record lies where the peer reaches it: a long[] between threads, the arena across JVMs.
+        final Object state = recvHandle != 0 ? ch.peerMemory.record(RECORD_LONGS) : null;
+        final long stateHandle = state != null ? ch.peerMemory.expose(state) : 0;
         if (stateHandle == 0)
         {
-            // Nothing to split (a type mismatch, or the exposure table is full): copy alone and answer FIN, as
-            // peer copy does.
+            // Nothing to split (a type mismatch, a receive buffer or record the transport cannot expose, or the
+            // exposure table is full): copy alone and answer FIN, as peer copy does.
+            if (state != null)
+            {
+                ch.peerMemory.releaseRecord(state);
+            }
             if (recvHandle != 0)
             {
                 ch.peerMemory.withdraw(recvHandle);
@@ -183,8 +189,11 @@ final class SplitCopyPath implements RendezvousPath
             return;
         }
         final long splitAt = Math.min(acceptBytes, Math.max(0, (long)(acceptBytes * split)));
-        state[CURSOR_A] = 0;
-        state[CURSOR_B] = splitAt;
+        final BufferView record = BufferView.of(state, "split record");
+        UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * CURSOR_A, 0);
+        UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * CURSOR_B, splitAt);
+        UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * COPIED, 0);
+        UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * SENDER_DONE, 0);
         int typeId = ch.types.sentId(r.convertor.type());
         int wireLength = 0;
         if (typeId == 0)
@@ -196,7 +205,7 @@ final class SplitCopyPath implements RendezvousPath
         final Object memory = ch.peerMemory.map(ch.worldRank, a.handle());
         final Convertor source = Convertor.create(BufferView.of(memory, "peer send buffer"), a.elementOffset(), a.count(), a.type());
         protocol.submit(ch, new SplitFrame(senderRequest, recvHandle, stateHandle, r, acceptBytes, splitAt, typeId, wireLength));
-        final Job job = new Job(source, r.convertor, BufferView.of(state, "split record"), acceptBytes, splitAt,
+        final Job job = new Job(source, r.convertor, record, acceptBytes, splitAt,
             () -> ch.peerMemory.wake(ch.worldRank));
         job.copy(CURSOR_A);
         // The receive completes once every byte is in; the exposures stay until the sender has let go of them
@@ -214,6 +223,7 @@ final class SplitCopyPath implements RendezvousPath
         {
             ch.peerMemory.withdraw(stateHandle);
             ch.peerMemory.withdraw(recvHandle);
+            ch.peerMemory.releaseRecord(state);
         });
     }
 
@@ -328,7 +338,13 @@ final class SplitCopyPath implements RendezvousPath
             buffer.getLong(index + SPLIT_RECV_ELEMENT_OFFSET_OFFSET, BYTE_ORDER), buffer.getLong(index + SPLIT_RECV_COUNT_OFFSET, BYTE_ORDER),
             recvType);
         final Convertor src = Convertor.create(s.view, s.elementOffset, s.count, s.type);
-        final Job job = new Job(src, dst, BufferView.of(record, "split record"), buffer.getLong(index + SPLIT_ACCEPT_OFFSET, BYTE_ORDER),
+        final BufferView recordView = BufferView.of(record, "split record");
+        if (recordView.capacityBytes() < 8L * RECORD_LONGS || (recordView.base() == null && (recordView.address() & 7) != 0))
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "SPLIT from rank " + ch.worldRank + ": its progress record (handle " + stateHandle +
+                ") has " + recordView.capacityBytes() + " bytes at address " + recordView.address() + ", not " + 8 * RECORD_LONGS + " aligned to 8");
+        }
+        final Job job = new Job(src, dst, recordView, buffer.getLong(index + SPLIT_ACCEPT_OFFSET, BYTE_ORDER),
             buffer.getLong(index + SPLIT_AT_OFFSET, BYTE_ORDER), () -> ch.peerMemory.wake(ch.worldRank));
         job.copy(CURSOR_B);
         whenTrue(job::finished, () ->
