@@ -31,7 +31,10 @@ import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
  * </ol>
  * Chosen by the sender for messages of at least {@code jmpi.pvas.split.min} bytes to a peer with peer
  * memory; {@code jmpi.pvas.split} is the fraction of the stream in part A (1 gives the receiver-only copy of
- * {@link PeerCopyPath}, as a baseline, with the same claiming).
+ * {@link PeerCopyPath}, as a baseline, with the same claiming). Also chosen, at any size, when the peer memory
+ * cannot expose the send buffer (a heap buffer across JVMs: the RTS carries handle 0): a receiver whose buffer it
+ * can expose (one in the node's arena) answers SPLIT with part A empty and the sender copies everything straight
+ * into it; a receiver that cannot either answers CTS and the message goes through fragments ({@link FragmentPath}).
  *
  * <p>Threading: engine threads of the two ranks; the progress record is the only memory both write, by
  * atomic operations.
@@ -49,12 +52,14 @@ final class SplitCopyPath implements RendezvousPath
 
     private final Protocol protocol;
     private final PeerCopyPath rts;
+    private final FragmentPath fragments;
     private double split = 0.5;
 
-    SplitCopyPath(final Protocol protocol, final PeerCopyPath rts)
+    SplitCopyPath(final Protocol protocol, final PeerCopyPath rts, final FragmentPath fragments)
     {
         this.protocol = protocol;
         this.rts = rts;
+        this.fragments = fragments;
     }
 
     /** The fraction of each message's stream the receiver starts on (part A); engine thread, before traffic. */
@@ -185,10 +190,20 @@ final class SplitCopyPath implements RendezvousPath
             {
                 ch.peerMemory.withdraw(recvHandle);
             }
-            rts.onMatched(r, ch, senderRequest, acceptBytes, arrival);
+            if (a.handle() == 0 && acceptBytes > 0)
+            {
+                // Neither buffer is exposed (heap on both sides, across JVMs): the staged pipeline. The sender
+                // streams on the CTS as if it had chosen fragments.
+                fragments.onMatched(r, ch, senderRequest, acceptBytes, null);
+            }
+            else
+            {
+                rts.onMatched(r, ch, senderRequest, acceptBytes, arrival);
+            }
             return;
         }
-        final long splitAt = Math.min(acceptBytes, Math.max(0, (long)(acceptBytes * split)));
+        // A sender whose buffer is not exposed copies everything (one copy, into this buffer): part A is empty.
+        final long splitAt = a.handle() == 0 ? 0 : Math.min(acceptBytes, Math.max(0, (long)(acceptBytes * split)));
         final BufferView record = BufferView.of(state, "split record");
         UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * CURSOR_A, 0);
         UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * CURSOR_B, splitAt);
@@ -202,12 +217,15 @@ final class SplitCopyPath implements RendezvousPath
             typeId = ch.types.assignSentId(r.convertor.type());
         }
         // Map the send buffer before SPLIT goes: from then on the sender may copy everything and withdraw it.
-        final Object memory = ch.peerMemory.map(ch.worldRank, a.handle());
-        final Convertor source = Convertor.create(BufferView.of(memory, "peer send buffer"), a.elementOffset(), a.count(), a.type());
+        final Convertor source = a.handle() == 0 ? null :
+            Convertor.create(BufferView.of(ch.peerMemory.map(ch.worldRank, a.handle()), "peer send buffer"), a.elementOffset(), a.count(), a.type());
         protocol.submit(ch, new SplitFrame(senderRequest, recvHandle, stateHandle, r, acceptBytes, splitAt, typeId, wireLength));
         final Job job = new Job(source, r.convertor, record, acceptBytes, splitAt,
             () -> ch.peerMemory.wake(ch.worldRank));
-        job.copy(CURSOR_A);
+        if (source != null)
+        {
+            job.copy(CURSOR_A);
+        }
         // The receive completes once every byte is in; the exposures stay until the sender has let go of them
         // (it may map them after the receiver copied everything, and finds nothing left to claim).
         final boolean[] completed = new boolean[1];
@@ -359,7 +377,6 @@ final class SplitCopyPath implements RendezvousPath
     @Override
     public void onFinished(final SendRequestImpl s, final PeerChannel ch)
     {
-        ch.peerMemory.withdraw(s.exposedHandle);
-        s.exposedHandle = 0;
+        rts.onFinished(s, ch);
     }
 }

@@ -144,7 +144,44 @@ class PvasCopyTest
         assertNoFileLeft();
     }
 
-    /** Generated types (every predefined type mixed) sent from and received into arena buffers, against the reference packer. */
+    /** One side in the arena: a heap send buffer is copied by its sender into the arena receive buffer; heap to heap is staged. */
+    @Test
+    void shouldCopyFromTheHeapIntoAnArenaBufferOnce() throws IOException
+    {
+        final Datatype strided = Datatype.vector(N, 1, 2, Datatype.DOUBLE).commit();
+        Ranks.run(2, ThreadLevel.SINGLE, params("4m"), (mpi, world) ->
+        {
+            final Protocol protocol = CommInternals.state(world).protocol();
+            if (world.rank() == 0)
+            {
+                final double[] out = new double[2 * N];
+                for (int i = 0; i < out.length; i++)
+                {
+                    out[i] = i;
+                }
+                world.send(out, 0, 1, strided, 1, 4);
+                world.send(out, 0, 1, strided, 1, 5);
+                assertEquals(2, protocol.rendezvousSent(FrameDescriptor.PATH_SPLIT_COPY), "offered to the receiver's buffer");
+            }
+            else
+            {
+                final ByteBuffer arena = mpi.allocMem(N * 8);
+                final double[] heap = new double[N];
+                world.recv(arena.asDoubleBuffer(), 0, N, Datatype.DOUBLE, 0, 4);
+                world.recv(heap, 0, N, Datatype.DOUBLE, 0, 5);
+                for (int k = 0; k < N; k++)
+                {
+                    assertEquals(2 * k, arena.getDouble(8 * k), 0.0, "arena receive, element " + k);
+                    assertEquals(2 * k, heap[k], 0.0, "heap receive (fragments), element " + k);
+                }
+                mpi.freeMem(arena);
+            }
+            world.barrier();
+        });
+        assertNoFileLeft();
+    }
+
+    /** Generated types (every predefined type mixed) between arena buffers, or an arena and a heap buffer, against the reference packer. */
     @Test
     void shouldCopyGeneratedTypesEqualToTheReferencePacker() throws IOException
     {
@@ -173,7 +210,10 @@ class PvasCopyTest
                 final byte[] pattern = new byte[bufferBytes];
                 random.nextBytes(pattern);
                 final byte[] stream = ReferencePacker.pack(pattern, map);
-                final ByteBuffer buf = mpi.allocMem(Math.max(1, sendTyped == (world.rank() == 0) ? bufferBytes : streamBytes));
+                // both in the arena, or one side on the heap (m % 3: 1 the sender's, 2 the receiver's)
+                final boolean inArena = m % 3 != 1 + world.rank();
+                final int bytes = Math.max(1, sendTyped == (world.rank() == 0) ? bufferBytes : streamBytes);
+                final ByteBuffer buf = inArena ? mpi.allocMem(bytes) : ByteBuffer.allocate(bytes).order(ByteOrder.nativeOrder());
                 if (world.rank() == 0)
                 {
                     buf.put(0, sendTyped ? pattern : stream);
@@ -206,14 +246,17 @@ class PvasCopyTest
                         assertArrayEquals(expect, got, "message " + m + " (" + type + " x " + count + "), seed " + seed);
                     }
                 }
-                mpi.freeMem(buf);
+                if (inArena)
+                {
+                    mpi.freeMem(buf);
+                }
             }
             world.barrier();
             final Protocol protocol = CommInternals.state(world).protocol();
             if (world.rank() == 0)
             {
                 assertEquals(nonEmpty, protocol.rendezvousSent(FrameDescriptor.PATH_PEER_COPY) + protocol.rendezvousSent(FrameDescriptor.PATH_SPLIT_COPY),
-                    "every non-empty message went directly from the arena (empty ones go eager)");
+                    "every non-empty message went directly, from or into the arena (empty ones go eager)");
             }
         });
         assertNoFileLeft();
