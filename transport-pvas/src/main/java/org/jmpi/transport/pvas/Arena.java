@@ -55,12 +55,24 @@ final class Arena implements ArenaMemory, AutoCloseable
     private final ByteBuffer[] tables;
     private final long[] ownSegmentAddresses;
     private final ArenaAllocator allocator;
-    /** Address of every allocation handed out to the data-area offset of its block. */
-    private final Map<Long, Long> blockByAddress = new HashMap<>();
+    /** Every allocation handed out, by the address of its buffer. */
+    private final Map<Long, Allocation> allocations = new HashMap<>();
+    private final boolean check;
+    private final ArenaStats stats;
+
+    /**
+     * One allocation: the block in the data area (offset, address and length, guard zones included in checking
+     * mode) and the buffer's address and length within it.
+     */
+    private record Allocation(long block, long blockAddress, long blockLength, long address, long length)
+    {
+    }
 
     private Arena(final int rank, final PvasConfig config, final int[] localRanks, final int localIndex, final ArenaFile file)
     {
         this.rank = rank;
+        this.check = config.check();
+        this.stats = new ArenaStats();
         this.config = config;
         this.localRanks = localRanks;
         this.localIndex = localIndex;
@@ -251,22 +263,70 @@ final class Arena implements ArenaMemory, AutoCloseable
             throw new MpiException(ErrorClass.ERR_ARG, "pvas: allocate " + lengthBytes + " bytes aligned to " + alignment);
         }
         // Offsets aligned up to a page are addresses aligned the same; beyond, over-allocate and align the address.
-        final long blockLength = alignment <= PAGE ? lengthBytes : lengthBytes + alignment - PAGE;
-        final long block = blockLength <= config.segmentLength() ? allocator.allocate(blockLength, Math.min(alignment, PAGE)) : -1;
+        // In checking mode a guard zone (a whole number of alignment units) lies before the buffer and one after.
+        final long unit = Math.min(alignment, PAGE);
+        final long lead = check ? (ArenaGuards.BYTES + unit - 1) / unit * unit : 0;
+        final long blockLength = lead + lengthBytes + (alignment > PAGE ? alignment - PAGE : 0) + (check ? ArenaGuards.BYTES : 0);
+        final long block = blockLength <= config.segmentLength() ? allocator.allocate(blockLength, unit) : -1;
         if (block < 0)
         {
+            stats.exhausted++;
             throw new MpiException(ErrorClass.ERR_NO_MEM, "allocMem: rank " + rank + "'s arena partition has no block of " + lengthBytes +
                 " bytes aligned to " + alignment + ": " + allocator.freeBytes() + " of " + allocator.capacity() + " bytes free, largest free block " +
                 allocator.largestFreeBlock() + " (" + PvasParams.PARTITION_SIZE.name() + ", " + PvasParams.SEGMENT_SIZE.name() + "=" +
                 config.segmentLength() + " bounds one allocation)");
         }
         final int s = (int)(block / config.segmentLength());
-        final long within = block - s * config.segmentLength();
-        final long address = (ownSegmentAddresses[s] + within + alignment - 1) & -(long)alignment;
-        final int start = (int)(address - ownSegmentAddresses[s]);
-        final ByteBuffer buffer = segments[localIndex][s].slice(start, (int)lengthBytes).order(ByteOrder.nativeOrder());
-        blockByAddress.put(address, block);
+        final long blockAddress = ownSegmentAddresses[s] + block - s * config.segmentLength();
+        final long address = (blockAddress + lead + alignment - 1) & -(long)alignment;
+        final ByteBuffer buffer = segments[localIndex][s].slice((int)(address - ownSegmentAddresses[s]), (int)lengthBytes)
+            .order(ByteOrder.nativeOrder());
+        if (check)
+        {
+            ArenaGuards.fill(blockAddress, address);
+            ArenaGuards.fill(address + lengthBytes, blockAddress + blockLength);
+        }
+        allocations.put(address, new Allocation(block, blockAddress, blockLength, address, lengthBytes));
+        stats.allocated(lengthBytes, allocator.capacity() - allocator.freeBytes());
         return buffer;
+    }
+
+    /**
+     * In checking mode: what is wrong with the guard zones of {@code a}, or null when they are intact.
+     */
+    private String damage(final Allocation a)
+    {
+        if (!check)
+        {
+            return null;
+        }
+        long changed = ArenaGuards.firstChanged(a.blockAddress(), a.address());
+        if (changed < 0)
+        {
+            changed = ArenaGuards.firstChanged(a.address() + a.length(), a.blockAddress() + a.blockLength());
+        }
+        return changed < 0 ? null : "rank " + rank + " wrote outside its allocMem buffer of " + a.length() + " bytes at partition offset " +
+            (a.block() + a.address() - a.blockAddress()) + ": the guard byte at buffer offset " + (changed - a.address()) + " changed";
+    }
+
+    /** Checking mode: the damage found in every live allocation's guards (at finalize), one line each. */
+    synchronized java.util.List<String> verifyAll()
+    {
+        final java.util.List<String> found = new java.util.ArrayList<>();
+        for (final Allocation a : allocations.values())
+        {
+            final String damage = damage(a);
+            if (damage != null)
+            {
+                found.add(damage);
+            }
+        }
+        return found;
+    }
+
+    ArenaStats stats()
+    {
+        return stats;
     }
 
     @Override
@@ -276,12 +336,18 @@ final class Arena implements ArenaMemory, AutoCloseable
         {
             return false;
         }
-        final Long block = blockByAddress.remove(BufferUtil.address(buffer));
-        if (block == null)
+        final Allocation a = allocations.remove(BufferUtil.address(buffer));
+        if (a == null)
         {
             return false;
         }
-        allocator.free(block);
+        final String damage = damage(a);
+        allocator.free(a.block());
+        stats.frees++;
+        if (damage != null)
+        {
+            throw new MpiException(ErrorClass.ERR_BUFFER, "freeMem: " + damage + " (" + PvasParams.CHECK.name() + ")");
+        }
         return true;
     }
 

@@ -37,6 +37,7 @@ import static org.jmpi.transport.pvas.ArenaExposureDescriptor.*;
 final class ArenaPeerMemory implements PeerMemory
 {
     private final Arena arena;
+    private final ArenaStats stats;
     private final int slotCount;
     private final ByteBuffer ownTable;
     private final long ownTableAddress;
@@ -47,6 +48,7 @@ final class ArenaPeerMemory implements PeerMemory
     ArenaPeerMemory(final Arena arena)
     {
         this.arena = arena;
+        this.stats = arena.stats();
         this.slotCount = arena.config().slotCount();
         this.ownTable = arena.table(arena.localIndex());
         this.ownTableAddress = BufferUtil.address(ownTable);
@@ -93,17 +95,22 @@ final class ArenaPeerMemory implements PeerMemory
     public long expose(final Object memory)
     {
         final int kind = kindOf(memory);
-        if (kind == 0 || !((Buffer)memory).isDirect() || freeCount == 0)
+        final Buffer buffer = kind == 0 ? null : (Buffer)memory;
+        final long length = buffer == null || !buffer.isDirect() ? 0 : Arena.byteCapacity(buffer);
+        final long offset = buffer == null || !buffer.isDirect() ? -1 : arena.ownDataOffset(Arena.address(buffer), length);
+        if (offset < 0 || freeCount == 0)
         {
+            if (offset < 0)
+            {
+                stats.refusedNotInArena++;
+            }
+            else
+            {
+                stats.refusedTableFull++;
+            }
             return 0;
         }
-        final Buffer buffer = (Buffer)memory;
-        final long length = Arena.byteCapacity(buffer);
-        final long offset = arena.ownDataOffset(Arena.address(buffer), length);
-        if (offset < 0)
-        {
-            return 0;
-        }
+        stats.exposed++;
         final int slot = freeSlots[--freeCount];
         final long handle = ++generation * slotCount + slot;
         final int at = slot * LENGTH;
@@ -167,6 +174,7 @@ final class ArenaPeerMemory implements PeerMemory
                 ", outside one segment of a " + partition + "-byte data area (segments of " + segmentLength + ")");
         }
         final int segment = (int)(offset / segmentLength);
+        stats.mapped++;
         final ByteBuffer bytes = arena.segment(local, segment).slice((int)(offset - segment * segmentLength), (int)length)
             .order(order == ORDER_BIG_ENDIAN ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
         return switch (kind)

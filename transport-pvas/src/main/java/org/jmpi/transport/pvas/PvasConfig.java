@@ -15,8 +15,10 @@ import java.nio.file.Path;
  * @param partitionLength data bytes of each rank's partition; 0 means the arena is off.
  * @param segmentLength   bytes of one mapping of a partition.
  * @param slotCount       exposure slots per partition.
+ * @param check           guard zones around allocations ({@link ArenaGuards}).
+ * @param stats           print the counters at finalize.
  */
-record PvasConfig(Path dir, long partitionLength, long segmentLength, int slotCount)
+record PvasConfig(Path dir, long partitionLength, long segmentLength, int slotCount, boolean check, boolean stats)
 {
     static final int MAX_SLOTS = 1 << 20;
 
@@ -46,7 +48,8 @@ record PvasConfig(Path dir, long partitionLength, long segmentLength, int slotCo
             throw new MpiException(ErrorClass.ERR_ARG, "parameter " + PvasParams.EXPOSURES.name() + "=" + slots +
                 " must be between 1 and " + MAX_SLOTS);
         }
-        return new PvasConfig(Path.of(params.get(PvasParams.SHM_DIR)), partition, segment, (int)slots);
+        return new PvasConfig(Path.of(params.get(PvasParams.SHM_DIR)), partition, segment, (int)slots,
+            params.getBoolean(PvasParams.CHECK), params.getBoolean(PvasParams.STATS));
     }
 
     /** The data bytes of a partition: the parameter rounded up to a page. */

@@ -22,10 +22,17 @@ public final class PvasParams
     /** The transport that carries the arena transport's frames, opened by it (not a parameter). */
     static final String FRAMES = "shm";
 
+    public static final ParamSpec CHECK = new ParamSpec("jmpi.pvas.check", "false", "boolean",
+        "Checking mode: guard zones with canaries around every allocMem buffer in the arena, verified at freeMem (ERR_BUFFER) and " +
+        "at finalize (reported on standard error), naming the rank, the buffer and the offset written.");
+    public static final ParamSpec STATS = new ParamSpec("jmpi.pvas.stats", "false", "boolean",
+        "Print the arena's counters at finalize: buffers exposed to peers and refused (not in the arena), peer buffers mapped, " +
+        "allocations, frees, peak bytes, exhaustion.");
+
     /** Read, not listed: the arena lies in the shm transport's directory (that transport lists the parameter). */
     static final ParamSpec SHM_DIR = new ParamSpec("jmpi.shm.dir", "/dev/shm", "path", "");
 
-    public static final List<ParamSpec> ALL = List.of(PARTITION_SIZE, SEGMENT_SIZE, EXPOSURES);
+    public static final List<ParamSpec> ALL = List.of(PARTITION_SIZE, SEGMENT_SIZE, EXPOSURES, CHECK, STATS);
 
     private PvasParams()
     {

@@ -84,6 +84,7 @@ final class PvasTransport implements Transport
         return arena;
     }
 
+    /** Finalize: the checking mode's verdict on the buffers still allocated, and the counters, on standard error. */
     @Override
     public void close()
     {
@@ -93,6 +94,17 @@ final class PvasTransport implements Transport
         }
         finally
         {
+            if (arena.config().check())
+            {
+                for (final String damage : arena.verifyAll())
+                {
+                    System.err.println("jmpi: pvas check at finalize: " + damage);
+                }
+            }
+            if (arena.config().stats())
+            {
+                System.err.println(arena.stats().format(arena.rank()));
+            }
             arena.close();
         }
     }

@@ -1,0 +1,61 @@
+package org.jmpi.transport.pvas;
+
+import org.agrona.UnsafeApi;
+import org.jmpi.ErrorClass;
+import org.jmpi.ErrorHandler;
+import org.jmpi.MpiException;
+import org.jmpi.Ranks;
+import org.jmpi.ThreadLevel;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The checking mode (jmpi.pvas.check): a write just outside an allocMem buffer is caught at freeMem, naming the rank and offset. */
+@Timeout(120)
+class PvasCheckTest
+{
+    @TempDir
+    Path shmDir;
+
+    @ParameterizedTest(name = "write at buffer offset {0}")
+    @ValueSource(ints = {-1, -64, 1000, 1063})
+    void shouldNameTheRankAndTheOffsetOfAWriteOutsideTheBuffer(final int offset)
+    {
+        Ranks.run(2, ThreadLevel.SINGLE, Map.of("jmpi.transports", "pvas,jvm", "jmpi.jvm.isolate", "true", "jmpi.shm.dir", shmDir.toString(),
+            PvasParams.PARTITION_SIZE.name(), "1m", PvasParams.CHECK.name(), "true", PvasParams.STATS.name(), "true"), (mpi, world) ->
+        {
+            mpi.self().setErrorHandler(ErrorHandler.ERRORS_RETURN);
+            final ByteBuffer clean = mpi.allocMem(1000);
+            final ByteBuffer buf = mpi.allocMem(1000);
+            for (int i = 0; i < 1000; i++)
+            {
+                buf.put(i, (byte)-1);
+                clean.put(i, (byte)-1);
+            }
+            mpi.freeMem(clean);
+            if (world.rank() == 1)
+            {
+                // a buggy rank: a raw write beside its buffer
+                final long at = Arena.address(buf) + offset;
+                UnsafeApi.putByte(null, at, (byte)~ArenaGuards.canary(at));
+                final MpiException ex = assertThrows(MpiException.class, () -> mpi.freeMem(buf));
+                assertEquals(ErrorClass.ERR_BUFFER, ex.errorClass());
+                assertTrue(ex.getMessage().contains("rank 1 ") && ex.getMessage().contains("buffer offset " + offset + " "), ex.getMessage());
+            }
+            else
+            {
+                mpi.freeMem(buf);
+            }
+            world.barrier();
+        });
+    }
+}
