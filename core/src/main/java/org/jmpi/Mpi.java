@@ -222,7 +222,8 @@ public final class Mpi implements AutoCloseable
             {
                 throw new MpiException(ErrorClass.ERR_NO_MEM, "allocMem: no direct memory for " + bytes + " bytes: " + ex.getMessage());
             }
-            final ByteBuffer buffer = raw.alignedSlice(alignment).slice(0, bytes).order(ByteOrder.nativeOrder());
+            final int shift = (int)(-org.agrona.BufferUtil.address(raw) & (alignment - 1));
+            final ByteBuffer buffer = raw.slice(shift, bytes).order(ByteOrder.nativeOrder());
             directAllocations.add(buffer);
             return buffer;
         });

@@ -362,8 +362,14 @@ final class SplitCopyPath implements RendezvousPath
             throw new MpiException(ErrorClass.ERR_INTERN, "SPLIT from rank " + ch.worldRank + ": its progress record (handle " + stateHandle +
                 ") has " + recordView.capacityBytes() + " bytes at address " + recordView.address() + ", not " + 8 * RECORD_LONGS + " aligned to 8");
         }
-        final Job job = new Job(src, dst, recordView, buffer.getLong(index + SPLIT_ACCEPT_OFFSET, BYTE_ORDER),
-            buffer.getLong(index + SPLIT_AT_OFFSET, BYTE_ORDER), () -> ch.peerMemory.wake(ch.worldRank));
+        final long accept = buffer.getLong(index + SPLIT_ACCEPT_OFFSET, BYTE_ORDER);
+        final long splitAt = buffer.getLong(index + SPLIT_AT_OFFSET, BYTE_ORDER);
+        if (accept < 0 || accept > src.totalBytes() || accept > dst.totalBytes() || splitAt < 0 || splitAt > accept)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "SPLIT from rank " + ch.worldRank + ": accepts " + accept + " bytes split at " +
+                splitAt + ", of a send of " + src.totalBytes() + " bytes into a receive of " + dst.totalBytes());
+        }
+        final Job job = new Job(src, dst, recordView, accept, splitAt, () -> ch.peerMemory.wake(ch.worldRank));
         job.copy(CURSOR_B);
         whenTrue(job::finished, () ->
         {

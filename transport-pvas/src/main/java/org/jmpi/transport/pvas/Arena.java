@@ -6,6 +6,7 @@ import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.spi.ArenaMemory;
 import org.jmpi.spi.Bootstrap;
+import org.jmpi.spi.NodeFile;
 import org.jmpi.spi.TransportContext;
 
 import java.nio.Buffer;
@@ -41,6 +42,9 @@ import static org.jmpi.transport.pvas.ArenaFileDescriptor.*;
  */
 final class Arena implements ArenaMemory, AutoCloseable
 {
+    /** Files are {@code jmpi-pvas-<jobId>-<16 random hex digits>}: not guessable before the job publishes the name. */
+    static final String FILE_PREFIX = "jmpi-pvas-";
+    static final String OWNER = "pvas";
     static final String FILE_KEY_SUFFIX = ".pvas.file";
     static final String ATTACHED_KEY_SUFFIX = ".pvas.attached";
 
@@ -48,7 +52,7 @@ final class Arena implements ArenaMemory, AutoCloseable
     private final PvasConfig config;
     private final int[] localRanks;
     private final int localIndex;
-    private final ArenaFile file;
+    private final NodeFile file;
     /** Data segments by local index, then segment: each one mapping. */
     private final ByteBuffer[][] segments;
     /** Exposure tables by local index. */
@@ -68,7 +72,7 @@ final class Arena implements ArenaMemory, AutoCloseable
     {
     }
 
-    private Arena(final int rank, final PvasConfig config, final int[] localRanks, final int localIndex, final ArenaFile file)
+    private Arena(final int rank, final PvasConfig config, final int[] localRanks, final int localIndex, final NodeFile file)
     {
         this.rank = rank;
         this.check = config.check();
@@ -123,7 +127,11 @@ final class Arena implements ArenaMemory, AutoCloseable
         if (localIndex == 0)
         {
             final long instanceId = new SecureRandom().nextLong();
-            final ArenaFile file = ArenaFile.create(config.dir().resolve(ArenaFile.newFileName(context.jobId())), fileLength);
+            checkSpace(config.dir(), fileLength);
+            final byte[] random = new byte[8];
+            new SecureRandom().nextBytes(random);
+            final NodeFile file = NodeFile.create(OWNER, config.dir().resolve(FILE_PREFIX + context.jobId() + "-" + HexFormat.of().formatHex(random)),
+                fileLength);
             try
             {
                 final ByteBuffer header = file.map(0, headerLength(localRanks.length));
@@ -150,7 +158,7 @@ final class Arena implements ArenaMemory, AutoCloseable
         {
             throw new MpiException(ErrorClass.ERR_INTERN, "pvas: rank " + creatorRank + " published a malformed arena key");
         }
-        final ArenaFile file = ArenaFile.attach(Path.of(published[0]));
+        final NodeFile file = NodeFile.attach(OWNER, Path.of(published[0]));
         try
         {
             final ByteBuffer header = file.map(0, headerLength(localRanks.length));
@@ -164,6 +172,24 @@ final class Arena implements ArenaMemory, AutoCloseable
         {
             file.close();
             throw ex;
+        }
+    }
+
+    /** The arena is sparse, but a page touched with the directory full would kill the JVM (SIGBUS): check room for all of it. */
+    private static void checkSpace(final Path dir, final long fileLength)
+    {
+        try
+        {
+            final long usable = java.nio.file.Files.getFileStore(dir).getUsableSpace();
+            if (usable < fileLength)
+            {
+                throw new MpiException(ErrorClass.ERR_NO_MEM, "pvas: " + dir + " has " + usable + " bytes free, the node's arena needs " +
+                    fileLength + " (lower " + PvasParams.PARTITION_SIZE.name() + ")");
+            }
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "pvas: cannot stat " + dir + ": " + ex, ex);
         }
     }
 
@@ -192,7 +218,7 @@ final class Arena implements ArenaMemory, AutoCloseable
      *
      * @throws MpiException ERR_OTHER naming the first field that differs, with both values.
      */
-    private static void verifyHeader(final ArenaFile file, final ByteBuffer header, final long fileLength, final long instanceId,
+    private static void verifyHeader(final NodeFile file, final ByteBuffer header, final long fileLength, final long instanceId,
         final PvasConfig config, final int[] localRanks)
     {
         check(file, "magic", MAGIC, UnsafeApi.getLongVolatile(null, BufferUtil.address(header) + MAGIC_OFFSET));
@@ -212,7 +238,7 @@ final class Arena implements ArenaMemory, AutoCloseable
         }
     }
 
-    private static void check(final ArenaFile file, final String field, final long expected, final long found)
+    private static void check(final NodeFile file, final String field, final long expected, final long found)
     {
         if (expected != found)
         {

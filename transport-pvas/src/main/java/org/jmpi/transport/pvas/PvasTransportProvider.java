@@ -2,6 +2,7 @@ package org.jmpi.transport.pvas;
 
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
+import org.jmpi.spi.NodeFile;
 import org.jmpi.spi.ParamSpec;
 import org.jmpi.spi.Params;
 import org.jmpi.spi.Transport;
@@ -57,7 +58,8 @@ public final class PvasTransportProvider implements TransportProvider
     {
         try
         {
-            return ArenaFile.deleteJobFiles(Path.of(params.get(PvasParams.SHM_DIR)), jobId);
+            return jobId == null || jobId.isEmpty() ? List.of() :
+                NodeFile.deleteMatching(Arena.OWNER, Path.of(params.get(PvasParams.SHM_DIR)), Arena.FILE_PREFIX + jobId + "-");
         }
         catch (final RuntimeException ex)
         {

@@ -262,6 +262,44 @@ class PvasCopyTest
         assertNoFileLeft();
     }
 
+    /** Partitions above 2 GiB (sparse): the third 800 MiB buffer lies in the third segment, beyond 2 GiB of the data area. */
+    @Test
+    void shouldCopyBetweenBuffersBeyondTwoGibibytes() throws IOException
+    {
+        final int bytes = 800 << 20;
+        final int message = 64 << 10;
+        Ranks.run(2, ThreadLevel.SINGLE, params("3g"), (mpi, world) ->
+        {
+            final ByteBuffer[] buffers = {mpi.allocMem(bytes), mpi.allocMem(bytes), mpi.allocMem(bytes)};
+            final ByteBuffer far = buffers[2];
+            final int at = bytes - message;
+            if (world.rank() == 0)
+            {
+                for (int i = 0; i < message; i++)
+                {
+                    far.put(at + i, (byte)(i * 7));
+                }
+                world.send(far, at, message, Datatype.BYTE, 1, 6);
+            }
+            else
+            {
+                world.recv(far, at, message, Datatype.BYTE, 0, 6);
+                for (int i = 0; i < message; i++)
+                {
+                    assertEquals((byte)(i * 7), far.get(at + i), "byte " + i);
+                }
+            }
+            world.barrier();
+            assertEquals(1, CommInternals.state(world).protocol().rendezvousSent(FrameDescriptor.PATH_PEER_COPY) * (1 - world.rank()) +
+                world.rank(), "sent directly");
+            for (final ByteBuffer b : buffers)
+            {
+                mpi.freeMem(b);
+            }
+        });
+        assertNoFileLeft();
+    }
+
     @Test
     void shouldRaiseNoMemNamingTheSizesAndCorruptNothing() throws IOException
     {

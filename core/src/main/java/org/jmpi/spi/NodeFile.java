@@ -1,4 +1,4 @@
-package org.jmpi.transport.pvas;
+package org.jmpi.spi;
 
 import org.agrona.IoUtil;
 import org.jmpi.ErrorClass;
@@ -15,68 +15,50 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 
 /**
- * The node's arena file as one rank sees it: the file (while it exists) and this rank's mappings. Each
- * mapping covers one region (a header, an exposure table, a data segment), so the file may exceed 2 GiB.
+ * A node-local file that the ranks of one job map together (a transport's shared memory): created exclusively by
+ * one rank with owner-only permissions and a sparse length, attached by the others after checking it is a private
+ * regular file, mapped region by region (so it may exceed 2 GiB), and deleted by its creator once every rank has
+ * mapped it (the mappings stay valid), or by the transport's {@code cleanup} after a job that ended earlier.
+ * Errors name the transport ({@code owner}), the file and the cause.
  *
- * <p>Threading: the owning rank's initialising thread, then {@link #close} at finalize. Owns its mappings.
+ * <p>Threading: the owning rank's initialising thread, then {@link #close} at finalize. Owns its mappings:
+ * {@link #close} unmaps them, so nothing mapped may be used afterwards.
  */
-final class ArenaFile implements AutoCloseable
+public final class NodeFile implements AutoCloseable
 {
     /** Owner read and write only (0600). */
-    static final Set<PosixFilePermission> OWNER_ONLY =
+    public static final Set<PosixFilePermission> OWNER_ONLY =
         Set.copyOf(EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
-    private static final String PREFIX = "jmpi-pvas-";
 
+    private final String owner;
     private final Path path;
     private final FileChannel channel;
     private final boolean creator;
     private final List<MappedByteBuffer> mappings = new ArrayList<>();
     private boolean fileDeleted;
 
-    private ArenaFile(final Path path, final FileChannel channel, final boolean creator)
+    private NodeFile(final String owner, final Path path, final FileChannel channel, final boolean creator)
     {
+        this.owner = owner;
         this.path = path;
         this.channel = channel;
         this.creator = creator;
     }
 
-    /** {@code jmpi-pvas-<jobId>-<16 random hex digits>}: not guessable before the job publishes it. */
-    static String newFileName(final String jobId)
-    {
-        final byte[] random = new byte[8];
-        new SecureRandom().nextBytes(random);
-        return PREFIX + jobId + "-" + HexFormat.of().formatHex(random);
-    }
-
     /**
      * Creates the file exclusively with owner-only permissions and {@code lengthBytes} of zeros (sparse).
      *
-     * @throws MpiException ERR_NO_MEM when the directory has less room than that; ERR_OTHER when the file
-     *                      exists already or cannot be created.
+     * @param owner the transport, for messages ("shm").
+     * @throws MpiException ERR_OTHER when it exists already or cannot be created.
      */
-    static ArenaFile create(final Path path, final long lengthBytes)
+    public static NodeFile create(final String owner, final Path path, final long lengthBytes)
     {
-        try
-        {
-            final long usable = Files.getFileStore(path.getParent()).getUsableSpace();
-            if (usable < lengthBytes)
-            {
-                throw new MpiException(ErrorClass.ERR_NO_MEM, "pvas: " + path.getParent() + " has " + usable +
-                    " bytes free, the node's arena needs " + lengthBytes + " (lower " + PvasParams.PARTITION_SIZE.name() + ")");
-            }
-        }
-        catch (final IOException ex)
-        {
-            throw new MpiException(ErrorClass.ERR_OTHER, "pvas: cannot stat " + path.getParent() + ": " + ex, ex);
-        }
         final FileChannel channel;
         try
         {
@@ -85,9 +67,9 @@ final class ArenaFile implements AutoCloseable
         }
         catch (final IOException | UnsupportedOperationException ex)
         {
-            throw new MpiException(ErrorClass.ERR_OTHER, "pvas: cannot create " + path + ": " + ex, ex);
+            throw new MpiException(ErrorClass.ERR_OTHER, owner + ": cannot create " + path + ": " + ex, ex);
         }
-        final ArenaFile file = new ArenaFile(path, channel, true);
+        final NodeFile file = new NodeFile(owner, path, channel, true);
         try
         {
             channel.write(ByteBuffer.allocate(1), lengthBytes - 1);
@@ -95,7 +77,7 @@ final class ArenaFile implements AutoCloseable
         catch (final IOException ex)
         {
             file.close();
-            throw new MpiException(ErrorClass.ERR_OTHER, "pvas: cannot size " + path + " to " + lengthBytes + " bytes: " + ex, ex);
+            throw new MpiException(ErrorClass.ERR_OTHER, owner + ": cannot size " + path + " to " + lengthBytes + " bytes: " + ex, ex);
         }
         return file;
     }
@@ -103,32 +85,35 @@ final class ArenaFile implements AutoCloseable
     /**
      * Opens a file another rank created; it must be a regular file with owner-only permissions.
      *
+     * @param owner the transport, for messages ("shm").
      * @throws MpiException ERR_OTHER when it is missing, not private, or cannot be opened.
      */
-    static ArenaFile attach(final Path path)
+    public static NodeFile attach(final String owner, final Path path)
     {
         try
         {
             final Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS);
             if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS) || !permissions.equals(OWNER_ONLY))
             {
-                throw new MpiException(ErrorClass.ERR_OTHER, "pvas: " + path + " is not a private regular file: permissions=" +
+                throw new MpiException(ErrorClass.ERR_OTHER, owner + ": " + path + " is not a private regular file: permissions=" +
                     PosixFilePermissions.toString(permissions));
             }
-            return new ArenaFile(path, FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), false);
+            return new NodeFile(owner, path, FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+                false);
         }
         catch (final IOException | UnsupportedOperationException ex)
         {
-            throw new MpiException(ErrorClass.ERR_OTHER, "pvas: cannot open " + path + ": " + ex, ex);
+            throw new MpiException(ErrorClass.ERR_OTHER, owner + ": cannot open " + path + ": " + ex, ex);
         }
     }
 
-    Path path()
+    public Path path()
     {
         return path;
     }
 
-    long length()
+    /** The file's current length in bytes. */
+    public long length()
     {
         try
         {
@@ -136,27 +121,34 @@ final class ArenaFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new MpiException(ErrorClass.ERR_OTHER, "pvas: cannot stat " + path + ": " + ex, ex);
+            throw new MpiException(ErrorClass.ERR_OTHER, owner + ": cannot stat " + path + ": " + ex, ex);
         }
     }
 
-    /** Maps {@code [offset, offset + lengthBytes)}, native order; unmapped by {@link #close}. */
-    ByteBuffer map(final long offset, final long lengthBytes)
+    /** Whether this rank created the file. */
+    public boolean creator()
+    {
+        return creator;
+    }
+
+    /** Maps {@code [offset, offset + lengthBytes)} (below 2 GiB), native byte order; unmapped by {@link #close}. */
+    public MappedByteBuffer map(final long offset, final long lengthBytes)
     {
         try
         {
             final MappedByteBuffer mapping = channel.map(FileChannel.MapMode.READ_WRITE, offset, lengthBytes);
             mappings.add(mapping);
-            return mapping.order(ArenaFileDescriptor.BYTE_ORDER);
+            mapping.order(java.nio.ByteOrder.nativeOrder());
+            return mapping;
         }
         catch (final IOException ex)
         {
-            throw new MpiException(ErrorClass.ERR_OTHER, "pvas: cannot map " + path + " at offset=" + offset + ", length=" + lengthBytes + ": " + ex, ex);
+            throw new MpiException(ErrorClass.ERR_OTHER, owner + ": cannot map " + path + " at offset=" + offset + ", length=" + lengthBytes + ": " + ex, ex);
         }
     }
 
     /** Removes the file; the mappings stay valid. Idempotent. */
-    void deleteFile()
+    public void deleteFile()
     {
         if (!fileDeleted)
         {
@@ -167,13 +159,13 @@ final class ArenaFile implements AutoCloseable
             }
             catch (final IOException ex)
             {
-                throw new MpiException(ErrorClass.ERR_OTHER, "pvas: cannot delete " + path + ": " + ex, ex);
+                throw new MpiException(ErrorClass.ERR_OTHER, owner + ": cannot delete " + path + ": " + ex, ex);
             }
         }
     }
 
     /** Closes the channel; the mappings stay valid. Idempotent. */
-    void closeChannel()
+    public void closeChannel()
     {
         try
         {
@@ -181,7 +173,7 @@ final class ArenaFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new MpiException(ErrorClass.ERR_OTHER, "pvas: cannot close " + path + ": " + ex, ex);
+            throw new MpiException(ErrorClass.ERR_OTHER, owner + ": cannot close " + path + ": " + ex, ex);
         }
     }
 
@@ -207,15 +199,17 @@ final class ArenaFile implements AutoCloseable
         }
     }
 
-    /** Deletes {@code dir/jmpi-pvas-<jobId>-*}; returns the files deleted. Never throws. */
-    static List<Path> deleteJobFiles(final Path dir, final String jobId)
+    /**
+     * Deletes the files of {@code dir} whose names start with {@code prefix} (a job's files, for a provider's
+     * cleanup); returns the files deleted. Never throws: what it cannot remove it reports on standard error.
+     */
+    public static List<Path> deleteMatching(final String owner, final Path dir, final String prefix)
     {
         final List<Path> deleted = new ArrayList<>();
-        if (jobId == null || jobId.isEmpty() || !Files.isDirectory(dir))
+        if (prefix == null || prefix.isEmpty() || !Files.isDirectory(dir))
         {
             return deleted;
         }
-        final String prefix = PREFIX + jobId + "-";
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, entry -> entry.getFileName().toString().startsWith(prefix)))
         {
             for (final Path file : files)
@@ -229,13 +223,13 @@ final class ArenaFile implements AutoCloseable
                 }
                 catch (final IOException ex)
                 {
-                    System.err.println("jmpi: pvas: could not remove " + file + ": " + ex.getMessage());
+                    System.err.println("jmpi: " + owner + ": could not remove " + file + ": " + ex.getMessage());
                 }
             }
         }
         catch (final IOException ex)
         {
-            System.err.println("jmpi: pvas: could not list " + dir + ": " + ex.getMessage());
+            System.err.println("jmpi: " + owner + ": could not list " + dir + ": " + ex.getMessage());
         }
         return deleted;
     }
