@@ -133,6 +133,14 @@ public final class RankRuntime
         {
             if (!replaced.contains(provider.name()) && provider.probe(context) == null)
             {
+                for (final String other : provider.replaces())
+                {
+                    if (transports.stream().anyMatch(t -> t.name().equals(other)))
+                    {
+                        throw new MpiException(ErrorClass.ERR_ARG, CoreParams.TRANSPORTS.name() + "=" + params.get(CoreParams.TRANSPORTS) +
+                            ": " + provider.name() + " carries its frames through " + other + " and must come before it");
+                    }
+                }
                 transports.add(provider.open(context));
                 replaced.addAll(provider.replaces());
             }

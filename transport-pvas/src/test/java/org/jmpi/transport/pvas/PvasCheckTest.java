@@ -6,12 +6,16 @@ import org.jmpi.ErrorHandler;
 import org.jmpi.MpiException;
 import org.jmpi.Ranks;
 import org.jmpi.ThreadLevel;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -19,12 +23,57 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The checking mode (jmpi.pvas.check): a write just outside an allocMem buffer is caught at freeMem, naming the rank and offset. */
+/** The checking mode (jmpi.pvas.check): a write just outside an allocMem buffer is caught at freeMem, or at finalize for a buffer never freed, naming the rank and offset. */
 @Timeout(120)
 class PvasCheckTest
 {
     @TempDir
     Path shmDir;
+
+    @Test
+    void shouldReportDamageToABufferStillAllocatedAtFinalize()
+    {
+        final PrintStream original = System.err;
+        final ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(new java.io.OutputStream()
+        {
+            @Override
+            public void write(final int b)
+            {
+                original.write(b);
+                synchronized (captured)
+                {
+                    captured.write(b);
+                }
+            }
+        }, true));
+        try
+        {
+            Ranks.run(2, ThreadLevel.SINGLE, Map.of("jmpi.transports", "pvas,jvm", "jmpi.jvm.isolate", "true", "jmpi.shm.dir", shmDir.toString(),
+                PvasParams.PARTITION_SIZE.name(), "1m", PvasParams.CHECK.name(), "true", "jmpi.finalize.wait", "30000"), (mpi, world) ->
+            {
+                final ByteBuffer leaked = mpi.allocMem(500);
+                if (world.rank() == 1)
+                {
+                    final long at = Arena.address(leaked) + 500;
+                    UnsafeApi.putByte(null, at, (byte)~ArenaGuards.canary(at));
+                }
+                world.barrier();
+            });
+        }
+        finally
+        {
+            System.setErr(original);
+        }
+        final String err;
+        synchronized (captured)
+        {
+            err = captured.toString(StandardCharsets.UTF_8);
+        }
+        assertTrue(err.contains("jmpi: pvas check at finalize: rank 1 wrote outside its allocMem buffer of 500 bytes") &&
+            err.contains("buffer offset 500 changed"), err);
+        assertTrue(!err.contains("rank 0 wrote"), err);
+    }
 
     @ParameterizedTest(name = "write at buffer offset {0}")
     @ValueSource(ints = {-1, -64, 1000, 1063})

@@ -331,6 +331,14 @@ class PvasCopyTest
     }
 
     @Test
+    void shouldRefuseTheArenaTransportListedAfterShm()
+    {
+        final AssertionError failed = assertThrows(AssertionError.class,
+            () -> Ranks.run(2, ThreadLevel.SINGLE, params("1m", "jmpi.transports", "shm,pvas,jvm"), (mpi, world) -> { }));
+        assertTrue(String.valueOf(failed.getCause()).contains("pvas carries its frames through shm and must come before it"), failed.toString());
+    }
+
+    @Test
     void shouldAllocateOrdinaryDirectMemoryWithoutTheArena()
     {
         Ranks.run(2, ThreadLevel.SINGLE, Map.of(), (mpi, world) ->
