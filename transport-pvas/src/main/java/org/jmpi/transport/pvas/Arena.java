@@ -63,6 +63,8 @@ final class Arena implements ArenaMemory, AutoCloseable
     private final Map<Long, Allocation> allocations = new HashMap<>();
     private final boolean check;
     private final ArenaStats stats;
+    /** Checking mode: the partition's guard zones, {offset, length} pairs in the data area. */
+    private final long[] partitionGuards;
 
     /**
      * One allocation: the block in the data area (offset, address and length, guard zones included in checking
@@ -101,6 +103,40 @@ final class Arena implements ArenaMemory, AutoCloseable
             ownSegmentAddresses[s] = BufferUtil.address(segments[localIndex][s]);
         }
         this.allocator = new ArenaAllocator(partition, config.segmentLength());
+        this.partitionGuards = check ? placeGuards(partition) : new long[0];
+    }
+
+    /**
+     * Checking mode: a guard zone at the start of the data area after a random number of pages (so allocations do
+     * not start at the same offset from run to run) and one at its end, reserved and filled with the canary.
+     *
+     * @return the guards as {offset, length} pairs.
+     */
+    private long[] placeGuards(final long partition)
+    {
+        final long firstSegment = Math.min(partition, config.segmentLength());
+        final long skewPages = Math.max(0, Math.min(16, firstSegment / PAGE / 8 - 1));
+        final long start = skewPages == 0 ? 0 : PAGE * new SecureRandom().nextLong(skewPages + 1);
+        final long end = partition - ArenaGuards.BYTES;
+        final long[] guards = {start, ArenaGuards.BYTES, end, ArenaGuards.BYTES};
+        for (int g = 0; g < guards.length; g += 2)
+        {
+            if (guards[g] < 0 || !allocator.reserve(guards[g], guards[g + 1]))
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, "pvas: " + PvasParams.PARTITION_SIZE.name() + "=" + partition +
+                    " leaves no room for the checking mode's guards");
+            }
+            final long address = dataAddress(guards[g]);
+            ArenaGuards.fill(address, address + guards[g + 1]);
+        }
+        return guards;
+    }
+
+    /** The address of offset {@code offset} of this rank's data area. */
+    private long dataAddress(final long offset)
+    {
+        final int s = (int)(offset / config.segmentLength());
+        return ownSegmentAddresses[s] + offset - s * config.segmentLength();
     }
 
     /** World ranks on this rank's node, ascending. */
@@ -339,6 +375,16 @@ final class Arena implements ArenaMemory, AutoCloseable
     synchronized java.util.List<String> verifyAll()
     {
         final java.util.List<String> found = new java.util.ArrayList<>();
+        for (int g = 0; g < partitionGuards.length; g += 2)
+        {
+            final long address = dataAddress(partitionGuards[g]);
+            final long changed = ArenaGuards.firstChanged(address, address + partitionGuards[g + 1]);
+            if (changed >= 0)
+            {
+                found.add("rank " + rank + "'s arena partition guard at partition offset " + (partitionGuards[g] + changed - address) +
+                    " changed: a write outside every allocMem buffer (of this rank, or of one with the partition mapped)");
+            }
+        }
         for (final Allocation a : allocations.values())
         {
             final String damage = damage(a);

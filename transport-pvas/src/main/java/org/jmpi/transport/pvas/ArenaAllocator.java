@@ -64,6 +64,32 @@ final class ArenaAllocator
         return -1;
     }
 
+    /**
+     * Takes {@code [offset, offset + length)} out of the free blocks for good (the checking mode's partition guards);
+     * false when that range is not free in one block.
+     */
+    boolean reserve(final long offset, final long length)
+    {
+        final Map.Entry<Long, Long> block = free.floorEntry(offset);
+        if (block == null || length <= 0 || offset + length > block.getKey() + block.getValue())
+        {
+            return false;
+        }
+        final long start = block.getKey();
+        final long end = start + block.getValue();
+        free.remove(start);
+        if (offset > start)
+        {
+            free.put(start, offset - start);
+        }
+        if (offset + length < end)
+        {
+            free.put(offset + length, end - offset - length);
+        }
+        freeBytes -= length;
+        return true;
+    }
+
     /** Frees the block at {@code offset}; returns its length, or -1 when no block starts there. */
     long free(final long offset)
     {

@@ -40,6 +40,20 @@ class ArenaAllocatorTest
     }
 
     @Test
+    void shouldReserveRangesForGood()
+    {
+        final ArenaAllocator a = new ArenaAllocator(2 * 4096, 4096);
+        assertTrue(a.reserve(4096 - 64, 64));
+        assertTrue(a.reserve(0, 64));
+        assertEquals(false, a.reserve(32, 64), "no longer free");
+        assertEquals(false, a.reserve(4000, 200), "across a segment boundary");
+        assertEquals(64, a.allocate(10, 64));
+        assertEquals(4096, a.allocate(4096, 8), "the second segment is whole");
+        assertEquals(-1, a.allocate(4096 - 128 - 10 + 1, 1));
+        assertEquals(2 * 4096 - 128 - 10 - 4096, a.freeBytes());
+    }
+
+    @Test
     void shouldReturnToOneBlockPerSegmentAfterRandomTraffic()
     {
         final long seed = System.nanoTime();

@@ -6,6 +6,10 @@ import org.jmpi.ErrorHandler;
 import org.jmpi.MpiException;
 import org.jmpi.Ranks;
 import org.jmpi.ThreadLevel;
+import org.jmpi.internal.bootstrap.LocalJob;
+import org.jmpi.spi.Transport;
+import org.jmpi.spi.TransportContext;
+import org.jmpi.testkit.transport.JobTransportContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,6 +22,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -73,6 +78,39 @@ class PvasCheckTest
         assertTrue(err.contains("jmpi: pvas check at finalize: rank 1 wrote outside its allocMem buffer of 500 bytes") &&
             err.contains("buffer offset 500 changed"), err);
         assertTrue(!err.contains("rank 0 wrote"), err);
+    }
+
+    /** The partition's own guards: a write at the last byte of a rank's data area is found by the verification at finalize. */
+    @Test
+    void shouldFindAWriteIntoThePartitionGuard()
+    {
+        final LocalJob job = LocalJob.create(2, Map.of("jmpi.shm.dir", shmDir.toString(), PvasParams.PARTITION_SIZE.name(), "1m",
+            PvasParams.CHECK.name(), "true"));
+        final LocalJob.Outcome outcome = job.run(rank ->
+        {
+            final TransportContext context = JobTransportContext.separateJvms(job, rank);
+            try (Transport transport = new PvasTransportProvider().open(context))
+            {
+                context.bootstrap().fence(TimeUnit.SECONDS.toNanos(60));
+                final Arena arena = ((PvasTransport)transport).arena();
+                final ByteBuffer buf = arena.allocate(1000, 64);
+                assertEquals(java.util.List.of(), arena.verifyAll());
+                final ByteBuffer last = arena.segment(arena.localIndex(), 0);
+                last.put(last.capacity() - 1, (byte)~last.get(last.capacity() - 1));
+                final java.util.List<String> found = arena.verifyAll();
+                assertEquals(1, found.size(), found.toString());
+                assertTrue(found.get(0).contains("rank " + rank + "'s arena partition guard at partition offset " + (1024 * 1024 - 1)),
+                    found.get(0));
+                last.put(last.capacity() - 1, (byte)~last.get(last.capacity() - 1));
+                assertTrue(arena.free(buf));
+                context.bootstrap().fence(TimeUnit.SECONDS.toNanos(60));
+            }
+        }, TimeUnit.SECONDS.toNanos(90));
+        final LocalJob.RankOutcome failed = outcome.firstFailure();
+        if (failed != null)
+        {
+            throw new AssertionError("rank " + failed.rank() + " failed", failed.failure());
+        }
     }
 
     @ParameterizedTest(name = "write at buffer offset {0}")
