@@ -118,7 +118,8 @@ final class Arena implements ArenaMemory, AutoCloseable
         final long skewPages = Math.max(0, Math.min(16, firstSegment / PAGE / 8 - 1));
         final long start = skewPages == 0 ? 0 : PAGE * new SecureRandom().nextLong(skewPages + 1);
         final long end = partition - ArenaGuards.BYTES;
-        final long[] guards = {start, ArenaGuards.BYTES, end, ArenaGuards.BYTES};
+        // the first guard covers the random prefix, so the first allocation starts after it
+        final long[] guards = {0, start + ArenaGuards.BYTES, end, ArenaGuards.BYTES};
         for (int g = 0; g < guards.length; g += 2)
         {
             if (guards[g] < 0 || !allocator.reserve(guards[g], guards[g + 1]))

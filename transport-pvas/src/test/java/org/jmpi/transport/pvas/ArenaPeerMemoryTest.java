@@ -2,12 +2,8 @@ package org.jmpi.transport.pvas;
 
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
-import org.jmpi.internal.bootstrap.LocalJob;
 import org.jmpi.spi.ArenaMemory;
 import org.jmpi.spi.PeerMemory;
-import org.jmpi.spi.Transport;
-import org.jmpi.spi.TransportContext;
-import org.jmpi.testkit.transport.JobTransportContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +14,6 @@ import java.nio.DoubleBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.jmpi.transport.pvas.ArenaExposureDescriptor.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(120)
 class ArenaPeerMemoryTest
 {
-    private static final long WAIT_NS = TimeUnit.SECONDS.toNanos(60);
+    private static final long WAIT_NS = ArenaJob.WAIT_NS;
 
     @TempDir
     Path shmDir;
@@ -42,84 +37,71 @@ class ArenaPeerMemoryTest
     @Test
     void shouldMapTypedViewsAndRefuseCorruptSlots()
     {
-        final LocalJob job = LocalJob.create(2, Map.of("jmpi.shm.dir", shmDir.toString(), PvasParams.PARTITION_SIZE.name(), "1m",
-            PvasParams.SEGMENT_SIZE.name(), "256k"));
-        final LocalJob.Outcome outcome = job.run(rank ->
+        ArenaJob.run(2, shmDir, Map.of(PvasParams.PARTITION_SIZE.name(), "1m", PvasParams.SEGMENT_SIZE.name(), "256k"), (rank, context, transport) ->
         {
-            final TransportContext context = JobTransportContext.separateJvms(job, rank);
-            try (Transport transport = new PvasTransportProvider().open(context))
+            final PeerMemory pm = transport.feature(PeerMemory.class);
+            final ArenaMemory arena = transport.feature(ArenaMemory.class);
+            if (rank == 0)
             {
-                context.bootstrap().fence(WAIT_NS);
-                final PeerMemory pm = transport.feature(PeerMemory.class);
-                final ArenaMemory arena = transport.feature(ArenaMemory.class);
-                if (rank == 0)
+                assertEquals(0, pm.expose(new double[8]), "heap memory is not exposed");
+                assertEquals(0, pm.expose(ByteBuffer.allocateDirect(64)), "direct memory outside the arena is not exposed");
+                // the third 256 KiB segment: offsets in the partition beyond the first mapping
+                arena.allocate(200_000, 64);
+                arena.allocate(200_000, 64);
+                final ByteBuffer bytes = arena.allocate(8 * 100, 64);
+                final DoubleBuffer doubles = bytes.order(ByteOrder.BIG_ENDIAN).asDoubleBuffer();
+                for (int i = 0; i < 100; i++)
                 {
-                    assertEquals(0, pm.expose(new double[8]), "heap memory is not exposed");
-                    assertEquals(0, pm.expose(ByteBuffer.allocateDirect(64)), "direct memory outside the arena is not exposed");
-                    // the third 256 KiB segment: offsets in the partition beyond the first mapping
-                    arena.allocate(200_000, 64);
-                    arena.allocate(200_000, 64);
-                    final ByteBuffer bytes = arena.allocate(8 * 100, 64);
-                    final DoubleBuffer doubles = bytes.order(ByteOrder.BIG_ENDIAN).asDoubleBuffer();
-                    for (int i = 0; i < 100; i++)
-                    {
-                        doubles.put(i, i + 0.5);
-                    }
-                    final long handle = pm.expose(doubles);
-                    assertTrue(handle > 0);
-                    context.bootstrap().put("handle", Long.toString(handle).getBytes(StandardCharsets.UTF_8));
-                    context.bootstrap().get("mapped", WAIT_NS);
-                    // a buggy rank scribbles over its own slot: the length now runs past the partition
-                    final int slot = (int)(handle % 1024);
-                    final Arena a = ((PvasTransport)transport).arena();
-                    a.table(a.localIndex()).putLong(slot * LENGTH + LENGTH_OFFSET, 1L << 40);
-                    context.bootstrap().put("corrupt", new byte[] {1});
-                    context.bootstrap().get("checked", WAIT_NS);
-                    a.table(a.localIndex()).putLong(slot * LENGTH + LENGTH_OFFSET, 800);
-                    a.table(a.localIndex()).putInt(slot * LENGTH + KIND_OFFSET, 99);
-                    context.bootstrap().put("corrupt2", new byte[] {1});
-                    context.bootstrap().get("checked2", WAIT_NS);
-                    a.table(a.localIndex()).putInt(slot * LENGTH + KIND_OFFSET, KIND_DOUBLE);
-                    pm.withdraw(handle);
-                    context.bootstrap().put("withdrawn", new byte[] {1});
-                    assertThrows(MpiException.class, () -> pm.withdraw(handle), "a second withdraw");
-                    assertTrue(arena.free(bytes));
+                    doubles.put(i, i + 0.5);
                 }
-                else
-                {
-                    final long handle = Long.parseLong(new String(context.bootstrap().get("handle", WAIT_NS), StandardCharsets.UTF_8));
-                    final DoubleBuffer view = assertInstanceOf(DoubleBuffer.class, pm.map(0, handle));
-                    assertEquals(100, view.capacity());
-                    assertEquals(ByteOrder.BIG_ENDIAN, view.order());
-                    assertTrue(view.isDirect());
-                    for (int i = 0; i < 100; i++)
-                    {
-                        assertEquals(i + 0.5, view.get(i), 0.0);
-                    }
-                    context.bootstrap().put("mapped", new byte[] {1});
-                    context.bootstrap().get("corrupt", WAIT_NS);
-                    final MpiException outside = assertThrows(MpiException.class, () -> pm.map(0, handle));
-                    assertEquals(ErrorClass.ERR_INTERN, outside.errorClass());
-                    assertTrue(outside.getMessage().contains("rank 0's arena exposure slot") && outside.getMessage().contains("read by rank 1"),
-                        outside.getMessage());
-                    context.bootstrap().put("checked", new byte[] {1});
-                    context.bootstrap().get("corrupt2", WAIT_NS);
-                    final MpiException kind = assertThrows(MpiException.class, () -> pm.map(0, handle));
-                    assertTrue(kind.getMessage().contains("element kind 99"), kind.getMessage());
-                    context.bootstrap().put("checked2", new byte[] {1});
-                    context.bootstrap().get("withdrawn", WAIT_NS);
-                    final MpiException stale = assertThrows(MpiException.class, () -> pm.map(0, handle));
-                    assertTrue(stale.getMessage().contains("withdrawn"), stale.getMessage());
-                    assertThrows(MpiException.class, () -> pm.map(0, -5));
-                    assertThrows(MpiException.class, () -> pm.map(7, handle), "a rank not on this node");
-                }
-                context.bootstrap().fence(WAIT_NS);
+                final long handle = pm.expose(doubles);
+                assertTrue(handle > 0);
+                context.bootstrap().put("handle", Long.toString(handle).getBytes(StandardCharsets.UTF_8));
+                context.bootstrap().get("mapped", WAIT_NS);
+                // a buggy rank scribbles over its own slot: the length now runs past the partition
+                final int slot = (int)(handle % 1024);
+                final Arena a = transport.arena();
+                a.table(a.localIndex()).putLong(slot * LENGTH + LENGTH_OFFSET, 1L << 40);
+                context.bootstrap().put("corrupt", new byte[] {1});
+                context.bootstrap().get("checked", WAIT_NS);
+                a.table(a.localIndex()).putLong(slot * LENGTH + LENGTH_OFFSET, 800);
+                a.table(a.localIndex()).putInt(slot * LENGTH + KIND_OFFSET, 99);
+                context.bootstrap().put("corrupt2", new byte[] {1});
+                context.bootstrap().get("checked2", WAIT_NS);
+                a.table(a.localIndex()).putInt(slot * LENGTH + KIND_OFFSET, KIND_DOUBLE);
+                pm.withdraw(handle);
+                context.bootstrap().put("withdrawn", new byte[] {1});
+                assertThrows(MpiException.class, () -> pm.withdraw(handle), "a second withdraw");
+                assertTrue(arena.free(bytes));
             }
-        }, TimeUnit.SECONDS.toNanos(90));
-        final LocalJob.RankOutcome failed = outcome.firstFailure();
-        if (failed != null)
-        {
-            throw new AssertionError("rank " + failed.rank() + " failed", failed.failure());
-        }
+            else
+            {
+                final long handle = Long.parseLong(new String(context.bootstrap().get("handle", WAIT_NS), StandardCharsets.UTF_8));
+                final DoubleBuffer view = assertInstanceOf(DoubleBuffer.class, pm.map(0, handle));
+                assertEquals(100, view.capacity());
+                assertEquals(ByteOrder.BIG_ENDIAN, view.order());
+                assertTrue(view.isDirect());
+                for (int i = 0; i < 100; i++)
+                {
+                    assertEquals(i + 0.5, view.get(i), 0.0);
+                }
+                context.bootstrap().put("mapped", new byte[] {1});
+                context.bootstrap().get("corrupt", WAIT_NS);
+                final MpiException outside = assertThrows(MpiException.class, () -> pm.map(0, handle));
+                assertEquals(ErrorClass.ERR_INTERN, outside.errorClass());
+                assertTrue(outside.getMessage().contains("rank 0's arena exposure slot") && outside.getMessage().contains("read by rank 1"),
+                    outside.getMessage());
+                context.bootstrap().put("checked", new byte[] {1});
+                context.bootstrap().get("corrupt2", WAIT_NS);
+                final MpiException kind = assertThrows(MpiException.class, () -> pm.map(0, handle));
+                assertTrue(kind.getMessage().contains("element kind 99"), kind.getMessage());
+                context.bootstrap().put("checked2", new byte[] {1});
+                context.bootstrap().get("withdrawn", WAIT_NS);
+                final MpiException stale = assertThrows(MpiException.class, () -> pm.map(0, handle));
+                assertTrue(stale.getMessage().contains("withdrawn"), stale.getMessage());
+                assertThrows(MpiException.class, () -> pm.map(0, -5));
+                assertThrows(MpiException.class, () -> pm.map(7, handle), "a rank not on this node");
+            }
+        });
     }
 }

@@ -6,10 +6,6 @@ import org.jmpi.ErrorHandler;
 import org.jmpi.MpiException;
 import org.jmpi.Ranks;
 import org.jmpi.ThreadLevel;
-import org.jmpi.internal.bootstrap.LocalJob;
-import org.jmpi.spi.Transport;
-import org.jmpi.spi.TransportContext;
-import org.jmpi.testkit.transport.JobTransportContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +18,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -84,33 +79,22 @@ class PvasCheckTest
     @Test
     void shouldFindAWriteIntoThePartitionGuard()
     {
-        final LocalJob job = LocalJob.create(2, Map.of("jmpi.shm.dir", shmDir.toString(), PvasParams.PARTITION_SIZE.name(), "1m",
-            PvasParams.CHECK.name(), "true"));
-        final LocalJob.Outcome outcome = job.run(rank ->
+        ArenaJob.run(2, shmDir, Map.of(PvasParams.PARTITION_SIZE.name(), "1m", PvasParams.CHECK.name(), "true"), (rank, context, transport) ->
         {
-            final TransportContext context = JobTransportContext.separateJvms(job, rank);
-            try (Transport transport = new PvasTransportProvider().open(context))
-            {
-                context.bootstrap().fence(TimeUnit.SECONDS.toNanos(60));
-                final Arena arena = ((PvasTransport)transport).arena();
-                final ByteBuffer buf = arena.allocate(1000, 64);
-                assertEquals(java.util.List.of(), arena.verifyAll());
-                final ByteBuffer last = arena.segment(arena.localIndex(), 0);
-                last.put(last.capacity() - 1, (byte)~last.get(last.capacity() - 1));
-                final java.util.List<String> found = arena.verifyAll();
-                assertEquals(1, found.size(), found.toString());
-                assertTrue(found.get(0).contains("rank " + rank + "'s arena partition guard at partition offset " + (1024 * 1024 - 1)),
-                    found.get(0));
-                last.put(last.capacity() - 1, (byte)~last.get(last.capacity() - 1));
-                assertTrue(arena.free(buf));
-                context.bootstrap().fence(TimeUnit.SECONDS.toNanos(60));
-            }
-        }, TimeUnit.SECONDS.toNanos(90));
-        final LocalJob.RankOutcome failed = outcome.firstFailure();
-        if (failed != null)
-        {
-            throw new AssertionError("rank " + failed.rank() + " failed", failed.failure());
-        }
+            final Arena arena = transport.arena();
+            final ByteBuffer buf = arena.allocate(1000, 64);
+            final long offset = arena.ownDataOffset(Arena.address(buf), 1000);
+            assertTrue(offset >= 2 * ArenaGuards.BYTES && offset % 4096 == 2 * ArenaGuards.BYTES, "after the random prefix guard: " + offset);
+            assertEquals(java.util.List.of(), arena.verifyAll());
+            final ByteBuffer last = arena.segment(arena.localIndex(), 0);
+            last.put(last.capacity() - 1, (byte)~last.get(last.capacity() - 1));
+            final java.util.List<String> found = arena.verifyAll();
+            assertEquals(1, found.size(), found.toString());
+            assertTrue(found.get(0).contains("rank " + rank + "'s arena partition guard at partition offset " + (1024 * 1024 - 1)),
+                found.get(0));
+            last.put(last.capacity() - 1, (byte)~last.get(last.capacity() - 1));
+            assertTrue(arena.free(buf));
+        });
     }
 
     @ParameterizedTest(name = "write at buffer offset {0}")
