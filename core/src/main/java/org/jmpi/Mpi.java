@@ -3,6 +3,11 @@ package org.jmpi;
 import org.jmpi.internal.pt2pt.BsendBuffer;
 import org.jmpi.internal.runtime.RankRuntime;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -30,6 +35,8 @@ public final class Mpi implements AutoCloseable
     private final Intracomm world;
     private final Intracomm self;
     private volatile boolean finalized;
+    /** Buffers {@link #allocMem} took from ordinary direct memory (no arena), until freed: identity, not content. */
+    private final Set<ByteBuffer> directAllocations = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
     private Mpi(final RankRuntime runtime)
     {
@@ -160,6 +167,94 @@ public final class Mpi implements AutoCloseable
             }
             runtime.engine().await(bb::isEmpty);
             return bb.detach();
+        });
+    }
+
+    /** Alignment of {@link #allocMem(int)}: a cache line. */
+    public static final int ALLOC_MEM_ALIGNMENT = 64;
+
+    /**
+     * MPI_Alloc_mem: {@code bytes} of memory for messages, aligned to {@link #ALLOC_MEM_ALIGNMENT} bytes, as a
+     * native-order direct buffer of capacity {@code bytes}. When the node's arena transport is active (transport-pvas,
+     * docs/pvas.md) it comes from this rank's partition of the arena, which every rank of the node maps, so
+     * rendezvous messages to and from it are copied directly between the two ranks' buffers; otherwise it is
+     * ordinary direct memory. The buffer and its typed views ({@code asDoubleBuffer()}...) are accepted by every
+     * call that takes a buffer. Free it with {@link #freeMem}.
+     *
+     * <p>Errors are raised on {@link #self()} (errors not tied to a communicator go to MPI_COMM_SELF's
+     * error handler), so {@code mpi.self().setErrorHandler(ErrorHandler.ERRORS_RETURN)} makes them exceptions.
+     *
+     * @throws MpiException ERR_ARG for a negative size; ERR_NO_MEM, naming the size and the space left, when the
+     *                      partition has no such block free.
+     */
+    public ByteBuffer allocMem(final int bytes)
+    {
+        return allocMem(bytes, ALLOC_MEM_ALIGNMENT);
+    }
+
+    /**
+     * {@link #allocMem(int)} with the buffer's address a multiple of {@code alignment} (a power of two up to 1 MiB,
+     * for example a page, 4096).
+     */
+    public ByteBuffer allocMem(final int bytes, final int alignment)
+    {
+        return self.call("allocMem", () ->
+        {
+            if (bytes < 0)
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, "allocMem: negative size " + bytes);
+            }
+            if (alignment < 1 || alignment > 1 << 20 || Integer.bitCount(alignment) != 1)
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, "allocMem: alignment " + alignment + " is not a power of two up to 1 MiB");
+            }
+            final org.jmpi.spi.ArenaMemory arena = runtime.arenaMemory();
+            if (arena != null && bytes > 0)
+            {
+                return arena.allocate(bytes, alignment);
+            }
+            final ByteBuffer raw;
+            try
+            {
+                raw = ByteBuffer.allocateDirect(bytes + alignment - 1);
+            }
+            catch (final OutOfMemoryError ex)
+            {
+                throw new MpiException(ErrorClass.ERR_NO_MEM, "allocMem: no direct memory for " + bytes + " bytes: " + ex.getMessage());
+            }
+            final int shift = (int)(-org.agrona.BufferUtil.address(raw) & (alignment - 1));
+            final ByteBuffer buffer = raw.slice(shift, bytes).order(ByteOrder.nativeOrder());
+            directAllocations.add(buffer);
+            return buffer;
+        });
+    }
+
+    /** {@link #allocMem(int, int)} as a {@link MemoryBlock} whose {@code close()} frees it (try-with-resources). */
+    public MemoryBlock allocBlock(final int bytes, final int alignment)
+    {
+        return new MemoryBlock(this, allocMem(bytes, alignment));
+    }
+
+    /**
+     * MPI_Free_mem: frees a buffer {@link #allocMem} returned (that very object). The buffer and its views must
+     * not be used afterwards.
+     *
+     * @throws MpiException ERR_ARG when the buffer is not one allocMem returned, or was freed already.
+     */
+    public void freeMem(final ByteBuffer buffer)
+    {
+        self.call("freeMem", () ->
+        {
+            if (buffer == null)
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, "freeMem: buffer is null");
+            }
+            final org.jmpi.spi.ArenaMemory arena = runtime.arenaMemory();
+            if (!directAllocations.remove(buffer) && (arena == null || !arena.free(buffer)))
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, "freeMem: the buffer (capacity " + buffer.capacity() +
+                    " bytes) is not memory allocMem returned, or was freed already");
+            }
         });
     }
 

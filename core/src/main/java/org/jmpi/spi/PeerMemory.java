@@ -41,4 +41,21 @@ public interface PeerMemory
      * nothing where the peer cannot be woken (it then sees the write at its next poll).
      */
     void wake(int peerRank);
+
+    /**
+     * A record of {@code longs} longs, zeroed, that this transport can {@link #expose} and both sides may update
+     * with atomic operations once the peer {@link #map maps} it (a split copy's progress): a {@code long[]} where
+     * any heap object can be exposed, a native-order direct buffer in a shared arena across JVMs.
+     *
+     * @return the record, or null when there is no room for one now (the caller then takes a path without it).
+     */
+    default Object record(final int longs)
+    {
+        return new long[longs];
+    }
+
+    /** Gives back a record from {@link #record}, after its exposure was withdrawn. */
+    default void releaseRecord(final Object record)
+    {
+    }
 }

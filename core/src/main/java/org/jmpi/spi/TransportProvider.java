@@ -24,6 +24,15 @@ public interface TransportProvider
     }
 
     /**
+     * The providers this one takes the place of once it is open (the arena transport carries its frames through
+     * the shm transport it opens itself, so the rank opens no second shm transport). Empty by default.
+     */
+    default List<String> replaces()
+    {
+        return List.of();
+    }
+
+    /**
      * Whether this transport can run here.
      *
      * @return {@code null} when it can, otherwise a one-line reason; never throws.

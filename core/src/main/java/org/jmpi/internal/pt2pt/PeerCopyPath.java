@@ -40,9 +40,10 @@ final class PeerCopyPath implements RendezvousPath
     }
 
     /**
-     * Sender: takes this path for {@code s} if the peer's transport has peer memory, exposes the send
-     * buffer, and the RTS (with the type's wire form if the peer lacks it, and a form the peer decodes) fits
-     * one frame.
+     * Sender: prepares the RTS of {@code s} if the peer's transport has peer memory and the RTS (with the type's
+     * wire form if the peer lacks it, and a form the peer decodes) fits one frame, exposing the send buffer where
+     * the peer memory can ({@code s.exposedHandle}, 0 when it cannot: a heap buffer across JVMs; then only the
+     * split copy, with the receiver's buffer exposed, may carry it).
      */
     boolean prepare(final SendRequestImpl s, final PeerChannel ch)
     {
@@ -65,10 +66,6 @@ final class PeerCopyPath implements RendezvousPath
             }
         }
         final long handle = ch.peerMemory.expose(s.view.buffer());
-        if (handle == 0)
-        {
-            return false;
-        }
         if (typeId == 0)
         {
             typeId = ch.types.assignSentId(s.type);
@@ -154,7 +151,10 @@ final class PeerCopyPath implements RendezvousPath
     @Override
     public void onFinished(final SendRequestImpl s, final PeerChannel ch)
     {
-        ch.peerMemory.withdraw(s.exposedHandle);
-        s.exposedHandle = 0;
+        if (s.exposedHandle != 0)
+        {
+            ch.peerMemory.withdraw(s.exposedHandle);
+            s.exposedHandle = 0;
+        }
     }
 }

@@ -65,7 +65,7 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
         this.transports = distinct.toArray(new Transport[0]);
         this.fragments = new FragmentPath(this, fragmentSize);
         final PeerCopyPath peerCopy = new PeerCopyPath(this);
-        this.splitCopy = new SplitCopyPath(this, peerCopy);
+        this.splitCopy = new SplitCopyPath(this, peerCopy, fragments);
         final RendezvousPath[] paths = new RendezvousPath[3];
         paths[PATH_FRAGMENTS] = fragments;
         paths[PATH_PEER_COPY] = peerCopy;

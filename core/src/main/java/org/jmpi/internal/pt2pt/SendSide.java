@@ -15,8 +15,10 @@ import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
  * A standard send is complete when the frame is written; a synchronous one waits for ACK.</li>
  * <li>Rendezvous otherwise: an RTS carries the envelope and names the path that moves the data, chosen
  * here from the peer transport's features and the size: where the send buffer can be exposed as peer
- * memory, {@link SplitCopyPath} from {@code jmpi.pvas.split.min} bytes and {@link PeerCopyPath} below; else
- * {@link FragmentPath}. (The PVAS issue's cost model over both layouts' statistics comes here.)</li>
+ * memory, {@link SplitCopyPath} from {@code jmpi.pvas.split.min} bytes and {@link PeerCopyPath} below; where the
+ * transport has peer memory but cannot expose the send buffer (a heap buffer, across JVMs), {@link SplitCopyPath}
+ * with no send handle (the sender writes into the receiver's buffer if that one is exposable, else fragments);
+ * else {@link FragmentPath}. (The PVAS issue's cost model over both layouts' statistics comes here.)</li>
  * </ol>
  *
  * <p>Threading: engine thread only.
@@ -60,7 +62,10 @@ final class SendSide
         }
         else
         {
-            s.path = !peerCopy.prepare(s, ch) ? fragments : splitMin > 0 && s.totalBytes >= splitMin ? splitCopy : peerCopy;
+            // A send buffer the peer memory cannot expose (heap, across JVMs) still offers the split copy with no
+            // handle: if the receiver's buffer is exposable the sender copies everything into it, else it answers CTS.
+            s.path = !peerCopy.prepare(s, ch) ? fragments
+                : s.exposedHandle == 0 || splitMin > 0 && s.totalBytes >= splitMin ? splitCopy : peerCopy;
             rendezvousByPath[s.path.id()]++;
             s.state = SendRequestImpl.State.RTS_PENDING;
         }

@@ -31,7 +31,10 @@ import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
  * </ol>
  * Chosen by the sender for messages of at least {@code jmpi.pvas.split.min} bytes to a peer with peer
  * memory; {@code jmpi.pvas.split} is the fraction of the stream in part A (1 gives the receiver-only copy of
- * {@link PeerCopyPath}, as a baseline, with the same claiming).
+ * {@link PeerCopyPath}, as a baseline, with the same claiming). Also chosen, at any size, when the peer memory
+ * cannot expose the send buffer (a heap buffer across JVMs: the RTS carries handle 0): a receiver whose buffer it
+ * can expose (one in the node's arena) answers SPLIT with part A empty and the sender copies everything straight
+ * into it; a receiver that cannot either answers CTS and the message goes through fragments ({@link FragmentPath}).
  *
  * <p>Threading: engine threads of the two ranks; the progress record is the only memory both write, by
  * atomic operations.
@@ -45,15 +48,18 @@ final class SplitCopyPath implements RendezvousPath
     private static final int COPIED = 2;
     /** Set by the sender once it will not touch the receiver's exposures again; the receiver withdraws them then. */
     private static final int SENDER_DONE = 3;
+    private static final int RECORD_LONGS = 4;
 
     private final Protocol protocol;
     private final PeerCopyPath rts;
+    private final FragmentPath fragments;
     private double split = 0.5;
 
-    SplitCopyPath(final Protocol protocol, final PeerCopyPath rts)
+    SplitCopyPath(final Protocol protocol, final PeerCopyPath rts, final FragmentPath fragments)
     {
         this.protocol = protocol;
         this.rts = rts;
+        this.fragments = fragments;
     }
 
     /** The fraction of each message's stream the receiver starts on (part A); engine thread, before traffic. */
@@ -169,22 +175,40 @@ final class SplitCopyPath implements RendezvousPath
         // The sender rebuilds the receive type from its wire form: a type no peer decodes is copied here alone.
         final boolean splittable = acceptBytes > 0 && (ch.types.sentId(r.convertor.type()) != 0 || TypeWireForm.decodable(r.convertor.type()));
         final long recvHandle = splittable ? ch.peerMemory.expose(r.convertor.view().buffer()) : 0;
-        final long[] state = new long[4];
-        final long stateHandle = recvHandle != 0 ? ch.peerMemory.expose(state) : 0;
+        // The record lies where the peer reaches it: a long[] between threads, the arena across JVMs.
+        final Object state = recvHandle != 0 ? ch.peerMemory.record(RECORD_LONGS) : null;
+        final long stateHandle = state != null ? ch.peerMemory.expose(state) : 0;
         if (stateHandle == 0)
         {
-            // Nothing to split (a type mismatch, or the exposure table is full): copy alone and answer FIN, as
-            // peer copy does.
+            // Nothing to split (a type mismatch, a receive buffer or record the transport cannot expose, or the
+            // exposure table is full): copy alone and answer FIN, as peer copy does.
+            if (state != null)
+            {
+                ch.peerMemory.releaseRecord(state);
+            }
             if (recvHandle != 0)
             {
                 ch.peerMemory.withdraw(recvHandle);
             }
-            rts.onMatched(r, ch, senderRequest, acceptBytes, arrival);
+            if (a.handle() == 0 && acceptBytes > 0)
+            {
+                // Neither buffer is exposed (heap on both sides, across JVMs): the staged pipeline. The sender
+                // streams on the CTS as if it had chosen fragments.
+                fragments.onMatched(r, ch, senderRequest, acceptBytes, null);
+            }
+            else
+            {
+                rts.onMatched(r, ch, senderRequest, acceptBytes, arrival);
+            }
             return;
         }
-        final long splitAt = Math.min(acceptBytes, Math.max(0, (long)(acceptBytes * split)));
-        state[CURSOR_A] = 0;
-        state[CURSOR_B] = splitAt;
+        // A sender whose buffer is not exposed copies everything (one copy, into this buffer): part A is empty.
+        final long splitAt = a.handle() == 0 ? 0 : Math.min(acceptBytes, Math.max(0, (long)(acceptBytes * split)));
+        final BufferView record = BufferView.of(state, "split record");
+        UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * CURSOR_A, 0);
+        UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * CURSOR_B, splitAt);
+        UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * COPIED, 0);
+        UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * SENDER_DONE, 0);
         int typeId = ch.types.sentId(r.convertor.type());
         int wireLength = 0;
         if (typeId == 0)
@@ -193,12 +217,15 @@ final class SplitCopyPath implements RendezvousPath
             typeId = ch.types.assignSentId(r.convertor.type());
         }
         // Map the send buffer before SPLIT goes: from then on the sender may copy everything and withdraw it.
-        final Object memory = ch.peerMemory.map(ch.worldRank, a.handle());
-        final Convertor source = Convertor.create(BufferView.of(memory, "peer send buffer"), a.elementOffset(), a.count(), a.type());
+        final Convertor source = a.handle() == 0 ? null :
+            Convertor.create(BufferView.of(ch.peerMemory.map(ch.worldRank, a.handle()), "peer send buffer"), a.elementOffset(), a.count(), a.type());
         protocol.submit(ch, new SplitFrame(senderRequest, recvHandle, stateHandle, r, acceptBytes, splitAt, typeId, wireLength));
-        final Job job = new Job(source, r.convertor, BufferView.of(state, "split record"), acceptBytes, splitAt,
+        final Job job = new Job(source, r.convertor, record, acceptBytes, splitAt,
             () -> ch.peerMemory.wake(ch.worldRank));
-        job.copy(CURSOR_A);
+        if (source != null)
+        {
+            job.copy(CURSOR_A);
+        }
         // The receive completes once every byte is in; the exposures stay until the sender has let go of them
         // (it may map them after the receiver copied everything, and finds nothing left to claim).
         final boolean[] completed = new boolean[1];
@@ -214,6 +241,7 @@ final class SplitCopyPath implements RendezvousPath
         {
             ch.peerMemory.withdraw(stateHandle);
             ch.peerMemory.withdraw(recvHandle);
+            ch.peerMemory.releaseRecord(state);
         });
     }
 
@@ -328,8 +356,20 @@ final class SplitCopyPath implements RendezvousPath
             buffer.getLong(index + SPLIT_RECV_ELEMENT_OFFSET_OFFSET, BYTE_ORDER), buffer.getLong(index + SPLIT_RECV_COUNT_OFFSET, BYTE_ORDER),
             recvType);
         final Convertor src = Convertor.create(s.view, s.elementOffset, s.count, s.type);
-        final Job job = new Job(src, dst, BufferView.of(record, "split record"), buffer.getLong(index + SPLIT_ACCEPT_OFFSET, BYTE_ORDER),
-            buffer.getLong(index + SPLIT_AT_OFFSET, BYTE_ORDER), () -> ch.peerMemory.wake(ch.worldRank));
+        final BufferView recordView = BufferView.of(record, "split record");
+        if (recordView.capacityBytes() < 8L * RECORD_LONGS || (recordView.base() == null && (recordView.address() & 7) != 0))
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "SPLIT from rank " + ch.worldRank + ": its progress record (handle " + stateHandle +
+                ") has " + recordView.capacityBytes() + " bytes at address " + recordView.address() + ", not " + 8 * RECORD_LONGS + " aligned to 8");
+        }
+        final long accept = buffer.getLong(index + SPLIT_ACCEPT_OFFSET, BYTE_ORDER);
+        final long splitAt = buffer.getLong(index + SPLIT_AT_OFFSET, BYTE_ORDER);
+        if (accept < 0 || accept > src.totalBytes() || accept > dst.totalBytes() || splitAt < 0 || splitAt > accept)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "SPLIT from rank " + ch.worldRank + ": accepts " + accept + " bytes split at " +
+                splitAt + ", of a send of " + src.totalBytes() + " bytes into a receive of " + dst.totalBytes());
+        }
+        final Job job = new Job(src, dst, recordView, accept, splitAt, () -> ch.peerMemory.wake(ch.worldRank));
         job.copy(CURSOR_B);
         whenTrue(job::finished, () ->
         {
@@ -343,7 +383,6 @@ final class SplitCopyPath implements RendezvousPath
     @Override
     public void onFinished(final SendRequestImpl s, final PeerChannel ch)
     {
-        ch.peerMemory.withdraw(s.exposedHandle);
-        s.exposedHandle = 0;
+        rts.onFinished(s, ch);
     }
 }

@@ -71,12 +71,17 @@ public final class OneSided
     {
         this.protocol = protocol;
         this.rank = rank;
+        // A handle means something only to the peer memory that made it: where peers are reached through two
+        // (threads of this JVM through jvm, other JVMs through the arena), regions are not exposed and go by frames.
         PeerMemory found = null;
-        for (int r = 0; r < protocol.worldSize() && found == null; r++)
+        boolean mixed = false;
+        for (int r = 0; r < protocol.worldSize(); r++)
         {
-            found = r == rank ? null : protocol.peerMemory(r);
+            final PeerMemory pm = r == rank ? null : protocol.peerMemory(r);
+            mixed |= pm != null && found != null && pm != found;
+            found = found == null ? pm : found;
         }
-        this.exposing = found;
+        this.exposing = mixed ? null : found;
         RemoteMemory remoteFound = null;
         for (int r = 0; r < protocol.worldSize() && remoteFound == null; r++)
         {

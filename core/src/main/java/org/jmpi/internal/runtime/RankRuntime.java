@@ -18,6 +18,7 @@ import org.jmpi.internal.pt2pt.PointToPoint;
 import org.jmpi.internal.pt2pt.Protocol;
 import org.jmpi.internal.rank.RankServices;
 import org.jmpi.internal.rma.OneSided;
+import org.jmpi.spi.ArenaMemory;
 import org.jmpi.spi.Bootstrap;
 import org.jmpi.spi.Doorbell;
 import org.jmpi.spi.Params;
@@ -128,11 +129,21 @@ public final class RankRuntime
             rankContext != null ? rankContext.job().shared() : new ConcurrentHashMap<>());
         final List<TransportProvider> providers = new ArrayList<>();
         ServiceLoader.load(TransportProvider.class).forEach(providers::add);
+        final java.util.Set<String> replaced = new java.util.HashSet<>();
         for (final TransportProvider provider : TransportSelection.select(providers, params.get(CoreParams.TRANSPORTS)))
         {
-            if (provider.probe(context) == null)
+            if (!replaced.contains(provider.name()) && provider.probe(context) == null)
             {
+                for (final String other : provider.replaces())
+                {
+                    if (transports.stream().anyMatch(t -> t.name().equals(other)))
+                    {
+                        throw new MpiException(ErrorClass.ERR_ARG, CoreParams.TRANSPORTS.name() + "=" + params.get(CoreParams.TRANSPORTS) +
+                            ": " + provider.name() + " carries its frames through " + other + " and must come before it");
+                    }
+                }
                 transports.add(provider.open(context));
+                replaced.addAll(provider.replaces());
             }
         }
         final Transport[] routes = new Transport[size];
@@ -304,6 +315,20 @@ public final class RankRuntime
     public Thread mainThread()
     {
         return mainThread;
+    }
+
+    /** The arena memory of the first open transport that offers it ({@code Mpi.allocMem}), or null. */
+    public ArenaMemory arenaMemory()
+    {
+        for (final Transport t : transports)
+        {
+            final ArenaMemory arena = t.feature(ArenaMemory.class);
+            if (arena != null)
+            {
+                return arena;
+            }
+        }
+        return null;
     }
 
     public BsendBuffer bsendBuffer()

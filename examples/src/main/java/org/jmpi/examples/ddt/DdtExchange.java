@@ -4,6 +4,10 @@ import org.jmpi.Comm;
 import org.jmpi.Mpi;
 
 import java.io.PrintStream;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
 import java.util.Arrays;
 import java.util.List;
 
@@ -14,7 +18,9 @@ import java.util.List;
  * 0's data by hand and unpacks it by hand into rank 1's initial data, and back. Ranks above 1 only wait.
  * <p>
  * Run with {@code bin/jmpirun -np 2 -cp examples/target/classes org.jmpi.examples.ddt.DdtExchange
- * [--largest] [pattern...]}; the default is DDTBench's middle size of all 16 patterns. Prints
+ * [--largest] [--arena] [pattern...]}; the default is DDTBench's middle size of all 16 patterns. With {@code --arena}
+ * each buffer is a typed view of {@code mpi.allocMem} memory (the node's arena when the arena transport is on,
+ * docs/pvas.md), copied from and back to the pattern's array around each transfer. Prints
  * {@code ddt: <pattern> ok} per pattern (rank 0) and {@code ddt: rank R ok}; exits with 1 on any mismatch.
  */
 public final class DdtExchange
@@ -42,7 +48,7 @@ public final class DdtExchange
         final boolean ok;
         try (Mpi mpi = Mpi.init(args))
         {
-            ok = run(mpi.world(), size, names, System.out);
+            ok = run(mpi.world(), size, names, System.out, Arrays.asList(args).contains("--arena") ? mpi : null);
         }
         if (!ok)
         {
@@ -56,6 +62,15 @@ public final class DdtExchange
      * @return false if any received buffer differed from the reference (the differences are printed)
      */
     public static boolean run(final Comm world, final DdtSize size, final List<String> names, final PrintStream out)
+    {
+        return run(world, size, names, out, null);
+    }
+
+    /**
+     * As {@link #run(Comm, DdtSize, List, PrintStream)}, sending from and receiving into {@code arenaFrom.allocMem}
+     * memory when {@code arenaFrom} is not null.
+     */
+    public static boolean run(final Comm world, final DdtSize size, final List<String> names, final PrintStream out, final Mpi arenaFrom)
     {
         final int rank = world.rank();
         if (world.size() < 2)
@@ -74,15 +89,18 @@ public final class DdtExchange
             }
             final DdtPattern pattern = DdtPatterns.create(name, size);
             pattern.fill(rank == 0 ? RANK0_BASE : RANK1_BASE);
-            final Object buffer = pattern.buffer();
+            final ByteBuffer memory = arenaFrom == null ? null : arenaFrom.allocMem(pattern.bufferLength() * (int)pattern.element().size());
+            final Object buffer = memory == null ? pattern.buffer() : copyIn(pattern, memory);
             if (rank == 0)
             {
                 world.send(buffer, (int)pattern.sendOffset(), pattern.sendCount(), pattern.sendType(), 1, tag);
                 world.recv(buffer, (int)pattern.recvOffset(), pattern.recvCount(), pattern.recvType(), 1, tag);
+                copyBack(buffer, pattern);
             }
             else
             {
                 world.recv(buffer, (int)pattern.recvOffset(), pattern.recvCount(), pattern.recvType(), 0, tag);
+                copyBack(buffer, pattern);
                 ok &= check(pattern, expected(name, size, 1), "rank 1 after receive", out);
                 world.send(buffer, (int)pattern.sendOffset(), pattern.sendCount(), pattern.sendType(), 0, tag);
             }
@@ -95,6 +113,10 @@ public final class DdtExchange
                     out.println("ddt: " + name + " ok (" + pattern.bytes() + " bytes, " + size + ")");
                 }
             }
+            if (memory != null)
+            {
+                arenaFrom.freeMem(memory);
+            }
         }
         world.barrier();
         if (ok)
@@ -102,6 +124,31 @@ public final class DdtExchange
             out.println("ddt: rank " + rank + " ok");
         }
         return ok;
+    }
+
+    /** A typed view of {@code memory} holding the pattern's buffer. */
+    private static Buffer copyIn(final DdtPattern pattern, final ByteBuffer memory)
+    {
+        return switch (pattern.buffer())
+        {
+            case float[] a -> memory.asFloatBuffer().put(0, a);
+            case double[] a -> memory.asDoubleBuffer().put(0, a);
+            default -> throw new IllegalStateException("pattern buffer " + pattern.buffer().getClass());
+        };
+    }
+
+    /** Copies a view made by {@link #copyIn} back into the pattern's array (the checks read the array). */
+    private static void copyBack(final Object buffer, final DdtPattern pattern)
+    {
+        switch (buffer)
+        {
+            case FloatBuffer b -> b.get(0, (float[])pattern.buffer());
+            case DoubleBuffer b -> b.get(0, (double[])pattern.buffer());
+            default ->
+            {
+                // the pattern's own array: nothing to copy
+            }
+        }
     }
 
     /** The bytes of {@code rank}'s buffer after the ping-pong, worked out with the manual loops only. */

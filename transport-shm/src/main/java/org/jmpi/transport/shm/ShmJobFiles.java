@@ -1,10 +1,8 @@
 package org.jmpi.transport.shm;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
+import org.jmpi.spi.NodeFile;
+
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -22,33 +20,10 @@ final class ShmJobFiles
     /** Deletes {@code dir/jmpi-<jobId>-*}; returns the files deleted. Never throws. */
     static List<Path> delete(final Path dir, final String jobId)
     {
-        final List<Path> deleted = new ArrayList<>();
-        if (jobId == null || jobId.isEmpty() || !Files.isDirectory(dir))
+        if (jobId == null || jobId.isEmpty())
         {
-            return deleted;
+            return List.of();
         }
-        final String prefix = "jmpi-" + jobId + "-";
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, entry -> entry.getFileName().toString().startsWith(prefix)))
-        {
-            for (final Path file : files)
-            {
-                try
-                {
-                    if (Files.deleteIfExists(file))
-                    {
-                        deleted.add(file);
-                    }
-                }
-                catch (final IOException ex)
-                {
-                    System.err.println("jmpi: shm: could not remove " + file + ": " + ex.getMessage());
-                }
-            }
-        }
-        catch (final IOException ex)
-        {
-            System.err.println("jmpi: shm: could not list " + dir + ": " + ex.getMessage());
-        }
-        return deleted;
+        return NodeFile.deleteMatching("shm", dir, "jmpi-" + jobId + "-");
     }
 }

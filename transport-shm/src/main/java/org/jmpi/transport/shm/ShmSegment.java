@@ -1,54 +1,37 @@
 package org.jmpi.transport.shm;
 
-import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
+import org.jmpi.spi.NodeFile;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HexFormat;
-import java.util.List;
-import java.util.Set;
 
 import static org.jmpi.transport.shm.ShmFileDescriptor.BYTE_ORDER;
 
 /**
  * The node's shared-memory file as one rank sees it: the file (while it exists) and this rank's
- * mappings of the regions it uses. Each region is mapped on its own, so the file may exceed 2 GiB.
+ * mappings of the regions it uses. Each region is mapped on its own, so the file may exceed 2 GiB. Creating,
+ * attaching, mapping and removing it is {@link NodeFile}'s (shared with the arena transport); the header is this
+ * class's.
  *
  * <p>Threading: the owning rank's thread. Owns its mappings; {@link #close} unmaps them.
  */
 final class ShmSegment implements AutoCloseable
 {
     /** Owner read and write only (0600). */
-    static final Set<PosixFilePermission> OWNER_ONLY =
-        Set.copyOf(EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
+    static final java.util.Set<java.nio.file.attribute.PosixFilePermission> OWNER_ONLY = NodeFile.OWNER_ONLY;
+    private static final String OWNER = "shm";
 
-    private final Path path;
-    private final FileChannel channel;
-    private final boolean creator;
-    private final List<MappedByteBuffer> mappings = new ArrayList<>();
-    private boolean fileDeleted;
+    private final NodeFile file;
 
-    private ShmSegment(final Path path, final FileChannel channel, final boolean creator)
+    private ShmSegment(final NodeFile file)
     {
-        this.path = path;
-        this.channel = channel;
-        this.creator = creator;
+        this.file = file;
     }
 
     /** {@code jmpi-<jobId>-<first 8 hex digits of SHA-256(nodeId)>}. */
@@ -72,29 +55,7 @@ final class ShmSegment implements AutoCloseable
      */
     static ShmSegment create(final Path path, final long lengthBytes)
     {
-        final FileChannel channel;
-        try
-        {
-            channel = FileChannel.open(
-                path,
-                EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
-                PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-        }
-        catch (final IOException | UnsupportedOperationException ex)
-        {
-            throw new MpiException(ErrorClass.ERR_OTHER, "shm: cannot create " + path + ": " + ex, ex);
-        }
-        final ShmSegment segment = new ShmSegment(path, channel, true);
-        try
-        {
-            channel.write(ByteBuffer.allocate(1), lengthBytes - 1);
-        }
-        catch (final IOException ex)
-        {
-            segment.close();
-            throw new MpiException(ErrorClass.ERR_OTHER, "shm: cannot size " + path + " to " + lengthBytes + " bytes: " + ex, ex);
-        }
-        return segment;
+        return new ShmSegment(NodeFile.create(OWNER, path, lengthBytes));
     }
 
     /**
@@ -104,60 +65,29 @@ final class ShmSegment implements AutoCloseable
      */
     static ShmSegment attach(final Path path)
     {
-        try
-        {
-            final Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS);
-            if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS) || !permissions.equals(OWNER_ONLY))
-            {
-                throw new MpiException(ErrorClass.ERR_OTHER, "shm: " + path + " is not a private regular file: permissions=" +
-                    PosixFilePermissions.toString(permissions));
-            }
-            final FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
-            return new ShmSegment(path, channel, false);
-        }
-        catch (final IOException | UnsupportedOperationException ex)
-        {
-            throw new MpiException(ErrorClass.ERR_OTHER, "shm: cannot open " + path + ": " + ex, ex);
-        }
+        return new ShmSegment(NodeFile.attach(OWNER, path));
     }
 
     Path path()
     {
-        return path;
+        return file.path();
     }
 
     boolean creator()
     {
-        return creator;
+        return file.creator();
     }
 
     /** Maps {@code [offset, offset + lengthBytes)} of the file; unmapped by {@link #close}. */
     UnsafeBuffer map(final long offset, final int lengthBytes)
     {
-        try
-        {
-            final MappedByteBuffer mapping = channel.map(FileChannel.MapMode.READ_WRITE, offset, lengthBytes);
-            mappings.add(mapping);
-            return new UnsafeBuffer(mapping);
-        }
-        catch (final IOException ex)
-        {
-            throw new MpiException(ErrorClass.ERR_OTHER, "shm: cannot map " + path + " at offset=" + offset +
-                ", length=" + lengthBytes + ": " + ex, ex);
-        }
+        return new UnsafeBuffer(file.map(offset, lengthBytes));
     }
 
     /** The file's current length in bytes. */
     long fileLength()
     {
-        try
-        {
-            return channel.size();
-        }
-        catch (final IOException ex)
-        {
-            throw new MpiException(ErrorClass.ERR_OTHER, "shm: cannot stat " + path + ": " + ex, ex);
-        }
+        return file.length();
     }
 
     /** Writes the header (magic last, ordered) of a file this rank created. */
@@ -222,7 +152,7 @@ final class ShmSegment implements AutoCloseable
     {
         if (expected != found)
         {
-            throw new MpiException(ErrorClass.ERR_OTHER, "shm: " + path + " does not match this rank: " + field +
+            throw new MpiException(ErrorClass.ERR_OTHER, "shm: " + file.path() + " does not match this rank: " + field +
                 " expected=" + expected + ", found=" + found);
         }
     }
@@ -230,52 +160,19 @@ final class ShmSegment implements AutoCloseable
     /** Removes the file; the mappings stay valid. Idempotent. */
     void deleteFile()
     {
-        if (!fileDeleted)
-        {
-            try
-            {
-                Files.deleteIfExists(path);
-                fileDeleted = true;
-            }
-            catch (final IOException ex)
-            {
-                throw new MpiException(ErrorClass.ERR_OTHER, "shm: cannot delete " + path + ": " + ex, ex);
-            }
-        }
+        file.deleteFile();
     }
 
     /** Closes the channel (mappings stay valid). Idempotent. */
     void closeChannel()
     {
-        try
-        {
-            channel.close();
-        }
-        catch (final IOException ex)
-        {
-            throw new MpiException(ErrorClass.ERR_OTHER, "shm: cannot close " + path + ": " + ex, ex);
-        }
+        file.closeChannel();
     }
 
     /** Unmaps every region, closes the channel and, if this rank created the file, deletes it if still there. */
     @Override
     public void close()
     {
-        for (final MappedByteBuffer mapping : mappings)
-        {
-            IoUtil.unmap(mapping);
-        }
-        mappings.clear();
-        try
-        {
-            closeChannel();
-        }
-        finally
-        {
-            if (creator)
-            {
-                deleteFile();
-            }
-        }
+        file.close();
     }
 }

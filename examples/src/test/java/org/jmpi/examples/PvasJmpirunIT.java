@@ -1,0 +1,101 @@
+package org.jmpi.examples;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The node's arena (transport-pvas, docs/pvas.md) between real JVMs through {@code bin/jmpirun}: allocMem
+ * buffers exchanged directly, and a rank killed with SIGKILL leaves neither the arena nor the shm file. Each
+ * run has a shm directory of its own under target/, so what is left can be listed exactly.
+ */
+@Timeout(180)
+class PvasJmpirunIT
+{
+    private static final String CLASSES = System.getProperty("jmpi.examples.classes", "target/classes");
+
+    private static Path shmDir(final String name) throws IOException
+    {
+        final Path dir = Path.of("target", "it-shm", name).toAbsolutePath();
+        Files.createDirectories(dir);
+        try (Stream<Path> old = Files.list(dir))
+        {
+            for (final Path p : old.toList())
+            {
+                Files.delete(p);
+            }
+        }
+        return dir;
+    }
+
+    private static List<String> left(final Path dir) throws IOException
+    {
+        try (Stream<Path> files = Files.list(dir))
+        {
+            return files.map(p -> p.getFileName().toString()).toList();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void shouldExchangeAllocMemBuffersDirectlyBetweenJvms(final int np) throws Exception
+    {
+        final Path dir = shmDir("exchange-" + np);
+        final JmpirunIT.Run run = JmpirunIT.jmpirun("pvas-exchange-" + np, 150, "-np", Integer.toString(np), "--timeout", "120",
+            "--param", "pvas.partition.size=16m", "--param", "shm.dir=" + dir, "--param", "transports.show=true",
+            "-cp", CLASSES, "org.jmpi.examples.ArenaExchange");
+        assertEquals(0, run.exitCode(), run.all());
+        assertFalse(run.stderr().contains("Exception"), run.stderr());
+        for (int r = 0; r < np; r++)
+        {
+            assertTrue(run.stdout().contains("arena: rank " + r + " ok"), "rank " + r + ":\n" + run.all());
+        }
+        assertTrue(run.stderr().contains("1=pvas"), "peers reached through the arena transport:\n" + run.stderr());
+        assertEquals(List.of(), left(dir), "files left in the shm directory");
+    }
+
+    /** Every DDTBench pattern with the applications' datatypes, to and fro between arena buffers of two JVMs. */
+    @Test
+    void shouldExchangeEveryDdtBenchPatternThroughTheArena() throws Exception
+    {
+        final Path dir = shmDir("ddt");
+        final JmpirunIT.Run run = JmpirunIT.jmpirun("pvas-ddt", 150, "-np", "2", "--timeout", "120",
+            "--param", "pvas.partition.size=64m", "--param", "shm.dir=" + dir, "--param", "pvas.stats=true", "--param", "eager.limit=0",
+            "-cp", CLASSES, "org.jmpi.examples.ddt.DdtExchange", "--arena");
+        assertEquals(0, run.exitCode(), run.all());
+        for (final String name : org.jmpi.examples.ddt.DdtPatterns.NAMES)
+        {
+            assertTrue(run.stdout().contains("ddt: " + name + " ok"), name + ":\n" + run.all());
+        }
+        // every buffer was in the arena, and the messages went directly (except patterns whose datatype's wire form
+        // is larger than one frame: those go through fragments until type programs are published in the arena)
+        final java.util.regex.Matcher exposed = java.util.regex.Pattern.compile("rank 0: pvas: exposed (\\d+) buffers to peers \\(refused 0 not")
+            .matcher(run.stderr());
+        assertTrue(exposed.find() && Integer.parseInt(exposed.group(1)) > 0, "counters:\n" + run.stderr());
+        assertEquals(List.of(), left(dir), "files left in the shm directory");
+    }
+
+    @Test
+    void shouldLeaveNoFileWhenARankIsKilled() throws Exception
+    {
+        final Path dir = shmDir("kill");
+        final JmpirunIT.Run run = JmpirunIT.jmpirun("pvas-kill-9", 90, "-np", "3", "--timeout", "60",
+            "--param", "pvas.partition.size=16m", "--param", "shm.dir=" + dir,
+            "-cp", CLASSES, "org.jmpi.examples.KillOneRank", "1");
+        assertNotEquals(0, run.exitCode(), run.all());
+        assertTrue(run.all().contains("rank 1"), "names the dead rank:\n" + run.all());
+        assertEquals(List.of(), left(dir), "files left in the shm directory");
+    }
+}
