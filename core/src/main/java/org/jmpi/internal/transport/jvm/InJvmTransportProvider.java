@@ -16,8 +16,9 @@ public final class InJvmTransportProvider implements TransportProvider
         "back-pressure.");
 
     public static final ParamSpec RING_SIZE = new ParamSpec("jmpi.jvm.ring.size", "64k", "bytes",
-        "In-JVM transport: each ordered pair of ranks' frame ring (a power of two); frames up to an eighth of it go " +
-        "in the ring, longer ones through the receiver's inbox.");
+        "In-JVM transport: each ordered pair of ranks' frame ring (a power of two, direct memory, made on the pair's first " +
+        "frame: n(n-1) rings when every pair talks); frames up to an eighth of it go in the ring, longer ones through " +
+        "the receiver's inbox.");
 
     public static final ParamSpec MEMORY = new ParamSpec("jmpi.jvm.memory", "peer", "name",
         "In-JVM transport: the memory feature it offers, peer (direct copies between ranks' heap objects) or remote " +
