@@ -12,6 +12,65 @@
 # the per-round ratios jmpi / C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The two reports, one python program: "vs-c" (jmpi against C) or "blocking" (the issue-4 tables).
+report=$(cat <<'PY'
+import sys, statistics
+def load(name):
+    rows = {}
+    for line in open(f"{out}/{name}"):
+        if line.startswith("#") or not line.strip():
+            continue
+        f = line.split()
+        rows[int(f[0])] = float(f[1])
+    return rows
+if sys.argv[1] == "vs-c":
+    out, np, mode, ops, rounds, warmup = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split(), int(sys.argv[6]), sys.argv[7]
+    where = f"{np} ranks as threads of one JVM" if mode else f"{np} JVMs"
+    print(f"Average latency in us per call (OSU method), jmpi with {where} against C Open MPI with {np} processes, {rounds} "
+          f"alternated rounds, {warmup} warm-up calls per size; medians over rounds; ratio = jmpi / C, the median of the per-round ratios.\n")
+    sizes = (4, 64, 1024, 16384, 65536, 262144, 1048576)
+    print("| collective | " + " | ".join(f"{s} B C / jmpi (ratio)" for s in sizes) + " |")
+    print("|---|" + "---:|" * len(sizes))
+    for op in ops:
+        c = [load(f"c-{op}-{r}.txt") for r in range(1, rounds + 1)]
+        j = [load(f"jmpi-{op}-{r}.txt") for r in range(1, rounds + 1)]
+        cells = []
+        for s in ((0,) if op == "barrier" else sizes):
+            if all(s in x for x in c + j):
+                cm = statistics.median(x[s] for x in c)
+                jm = statistics.median(x[s] for x in j)
+                ratio = statistics.median(jj[s] / cc[s] for cc, jj in zip(c, j))
+                cells.append(f"{cm:.2f} / {jm:.2f} ({ratio:.2f})")
+            else:
+                cells.append("-")
+        cells += [""] * (len(sizes) - len(cells))
+        print(f"| {op} | " + " | ".join(cells) + " |")
+else:
+    out, np, mode, ops = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split()
+    where = f"{np} ranks as threads of one JVM" if mode else f"{np} JVMs"
+    print(f"Average latency in us per call, {where}; sizes are bytes per rank (per block for allgather, alltoall, gather, scatter, reduce_scatter).\n")
+    tables = {op: load(f"{op}.txt") for op in ops}
+    sizes = sorted(set(s for op in ops if op != "barrier" for s in tables[op]))
+    show = [s for s in sizes if s in (4, 64, 1024, 16384, 65536, 262144, 1048576)]
+    print("| collective | " + " | ".join(f"{s} B" for s in show) + " |")
+    print("|---|" + "---:|" * len(show))
+    print(f"| barrier | {tables['barrier'][0]:.2f} |" + " |" * (len(show) - 1))
+    for op in ops:
+        if op != "barrier":
+            print(f"| {op} | " + " | ".join(f"{tables[op].get(s, float('nan')):.2f}" for s in show) + " |")
+    print("\nPersistent (start + wait of one request made once) against blocking; ratio = persistent / blocking, median of 2 alternated rounds.\n")
+    print("| size | bcast blocking | bcast persistent | ratio | allreduce blocking | allreduce persistent | ratio |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    b = {op: [load(f"{op}-blocking-{r}.txt") for r in (1, 2)] for op in ("bcast", "allreduce")}
+    p = {op: [load(f"{op}-persistent-{r}.txt") for r in (1, 2)] for op in ("bcast", "allreduce")}
+    for s in show:
+        cells = []
+        for op in ("bcast", "allreduce"):
+            bb = statistics.median(x[s] for x in b[op]); pp = statistics.median(x[s] for x in p[op])
+            cells += [f"{bb:.2f}", f"{pp:.2f}", f"{statistics.median(y[s] / x[s] for x, y in zip(b[op], p[op])):.2f}"]
+        print(f"| {s} | " + " | ".join(cells) + " |")
+PY
+)
 if [ "${1:-}" = "--vs-c" ]; then
   shift
   np=${1:-2}
@@ -34,38 +93,7 @@ if [ "${1:-}" = "--vs-c" ]; then
         > "$out/jmpi-$op-$r.txt"
     done
   done
-  python3 - "$out" "$np" "$mode" "$ops" "$rounds" "$warmup" <<'PY'
-import sys, statistics
-out, np, mode, ops, rounds, warmup = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split(), int(sys.argv[5]), sys.argv[6]
-def load(name):
-    rows = {}
-    for line in open(f"{out}/{name}"):
-        if line.startswith("#") or not line.strip():
-            continue
-        f = line.split()
-        rows[int(f[0])] = float(f[1])
-    return rows
-where = f"{np} ranks as threads of one JVM" if mode else f"{np} JVMs"
-print(f"Average latency in us per call (OSU method), jmpi with {where} against C Open MPI with {np} processes, {rounds} "
-      f"alternated rounds, {warmup} warm-up calls per size; medians over rounds; ratio = jmpi / C, the median of the per-round ratios.\n")
-sizes = (4, 64, 1024, 16384, 65536, 262144, 1048576)
-print("| collective | " + " | ".join(f"{s} B C / jmpi (ratio)" for s in sizes) + " |")
-print("|---|" + "---:|" * len(sizes))
-for op in ops:
-    c = [load(f"c-{op}-{r}.txt") for r in range(1, rounds + 1)]
-    j = [load(f"jmpi-{op}-{r}.txt") for r in range(1, rounds + 1)]
-    cells = []
-    for s in ((0,) if op == "barrier" else sizes):
-        if all(s in x for x in c + j):
-            cm = statistics.median(x[s] for x in c)
-            jm = statistics.median(x[s] for x in j)
-            ratio = statistics.median(jj[s] / cc[s] for cc, jj in zip(c, j))
-            cells.append(f"{cm:.2f} / {jm:.2f} ({ratio:.2f})")
-        else:
-            cells.append("-")
-    cells += [""] * (len(sizes) - len(cells))
-    print(f"| {op} | " + " | ".join(cells) + " |")
-PY
+  python3 -c "$report" vs-c "$out" "$np" "$mode" "$ops" "$rounds" "$warmup"
   exit 0
 fi
 np=${1:-4}
@@ -84,37 +112,4 @@ for r in 1 2; do
     run "$op" --persistent "$op-persistent-$r.txt"
   done
 done
-python3 - "$out" "$np" "$mode" "$ops" <<'PY'
-import sys, statistics
-out, np, mode, ops = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split()
-def load(name):
-    rows = {}
-    for line in open(f"{out}/{name}"):
-        if line.startswith("#") or not line.strip():
-            continue
-        f = line.split()
-        rows[int(f[0])] = float(f[1])
-    return rows
-where = f"{np} ranks as threads of one JVM" if mode else f"{np} JVMs"
-print(f"Average latency in us per call, {where}; sizes are bytes per rank (per block for allgather, alltoall, gather, scatter, reduce_scatter).\n")
-tables = {op: load(f"{op}.txt") for op in ops}
-sizes = sorted(set(s for op in ops if op != "barrier" for s in tables[op]))
-show = [s for s in sizes if s in (4, 64, 1024, 16384, 65536, 262144, 1048576)]
-print("| collective | " + " | ".join(f"{s} B" for s in show) + " |")
-print("|---|" + "---:|" * len(show))
-print(f"| barrier | {tables['barrier'][0]:.2f} |" + " |" * (len(show) - 1))
-for op in ops:
-    if op != "barrier":
-        print(f"| {op} | " + " | ".join(f"{tables[op].get(s, float('nan')):.2f}" for s in show) + " |")
-print("\nPersistent (start + wait of one request made once) against blocking; ratio = persistent / blocking, median of 2 alternated rounds.\n")
-print("| size | bcast blocking | bcast persistent | ratio | allreduce blocking | allreduce persistent | ratio |")
-print("|---:|---:|---:|---:|---:|---:|---:|")
-b = {op: [load(f"{op}-blocking-{r}.txt") for r in (1, 2)] for op in ("bcast", "allreduce")}
-p = {op: [load(f"{op}-persistent-{r}.txt") for r in (1, 2)] for op in ("bcast", "allreduce")}
-for s in show:
-    cells = []
-    for op in ("bcast", "allreduce"):
-        bb = statistics.median(x[s] for x in b[op]); pp = statistics.median(x[s] for x in p[op])
-        cells += [f"{bb:.2f}", f"{pp:.2f}", f"{statistics.median(y[s] / x[s] for x, y in zip(b[op], p[op])):.2f}"]
-    print(f"| {s} | " + " | ".join(cells) + " |")
-PY
+python3 -c "$report" blocking "$out" "$np" "$mode" "$ops"
