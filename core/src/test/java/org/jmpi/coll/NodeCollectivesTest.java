@@ -493,6 +493,29 @@ class NodeCollectivesTest
         assertTrue(checked.get() == 3L * 150 * size, "iterations checked: " + checked.get());
     }
 
+    /** Many more ranks than cores (16 threads on the 2-vCPU machine): every wait must yield or park, never only spin. */
+    @ParameterizedTest
+    @ValueSource(ints = {4, 16})
+    @Timeout(600)
+    void shouldProgressWithManyMoreRanksThanCores(final int size)
+    {
+        Ranks.run(size, ThreadLevel.SINGLE, node("16k"), (mpi, world) ->
+        {
+            for (int i = 0; i < 100; i++)
+            {
+                final int count = i % 10 == 0 ? 6000 : 2;
+                final long[] sum = new long[count];
+                world.allreduce(longs(count, world.rank()), 0, sum, 0, count, Datatype.LONG, Op.SUM);
+                assertEquals((long)size * (size - 1) / 2 + (long)size * (count - 1), sum[count - 1]);
+                final long[] data = longs(count, world.rank() == i % size ? i : -1);
+                world.bcast(data, 0, count, Datatype.LONG, i % size);
+                assertEquals(i, data[0]);
+                world.barrier();
+            }
+            assertTrue(NodeCollectives.callsStarted(CommInternals.state(world)) >= 300);
+        });
+    }
+
     private static long[] longs(final int count, final long seed)
     {
         final long[] a = new long[count];

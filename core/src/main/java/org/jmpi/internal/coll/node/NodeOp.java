@@ -432,9 +432,8 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
             }
             case BCAST ->
             {
-                if (me != root)
+                if (me != root && checkLength(root, bytes))
                 {
-                    checkLength(root, bytes);
                     if (direct)
                     {
                         copy((Part)region.posted(root), out);
