@@ -46,7 +46,7 @@ public final class CollParams
     public static final ParamSpec REDUCE_SCATTER_ALGORITHM = new ParamSpec("jmpi.coll.reduce_scatter.algorithm", "auto", "name",
         "Reduce_scatter(_block) algorithm: auto, ring (commutative ops), reduce_scatterv (reduce to rank 0, then scatterv).");
     public static final ParamSpec PERSISTENT_SCHEDULE = new ParamSpec("jmpi.coll.persistent.schedule", "auto", "name",
-        "Persistent barrier, bcast, reduce, allreduce, gather(v), scatter(v), allgather on communicators whose ranks share one JVM: auto (put or get, whichever the calibrated cost model predicts faster), put, get, or p2p (the point-to-point schedules). Elsewhere always p2p.");
+        "Persistent barrier, bcast, reduce, allreduce, gather(v), scatter(v), allgather on communicators whose ranks share one JVM: auto (put or get, whichever the calibrated cost model predicts faster), put, get, or p2p (no put/get schedule: the path the blocking call takes, the node collectives where they are selected, else the point-to-point schedules). Elsewhere always p2p.");
     public static final ParamSpec PERSISTENT_CALIBRATION = new ParamSpec("jmpi.coll.persistent.calibration", "", "path",
         "File of the put/get calibration (t_sync per rank count, t_put, t_get): what it holds is loaded, what it lacks is measured at first use and added to it. Empty: measured once per job (t_sync once per rank count).");
     public static final ParamSpec CHECK = new ParamSpec("jmpi.coll.check", "false", "boolean",
