@@ -493,6 +493,25 @@ class NodeCollectivesTest
         assertTrue(checked.get() == 3L * 150 * size, "iterations checked: " + checked.get());
     }
 
+    /** A rank whose own block does not match its receive blocks fails, and so do the ranks that would read it. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    @Timeout(120)
+    void shouldFailEveryReaderWhenOneRankCannotPostItsBlock(final int size)
+    {
+        Ranks.run(size, ThreadLevel.SINGLE, node("16k"), (mpi, world) ->
+        {
+            final int sendCount = world.rank() == 0 ? 3 : 2;
+            final int[] all = ints(2 * size, -1);
+            final MpiException e = org.junit.jupiter.api.Assertions.assertThrows(MpiException.class,
+                () -> world.allgather(ints(sendCount, 1), 0, sendCount, Datatype.INT, all, 0, 2, Datatype.INT));
+            assertEquals(world.rank() == 0 ? org.jmpi.ErrorClass.ERR_TRUNCATE : org.jmpi.ErrorClass.ERR_OTHER, e.errorClass(), e.getMessage());
+            final int[] again = ints(2 * size, -1);
+            world.allgather(ints(2, world.rank()), 0, 2, Datatype.INT, again, 0, 2, Datatype.INT);
+            assertEquals(31 * (size - 1), again[2 * (size - 1)], "the communicator works afterwards");
+        });
+    }
+
     /** Many more ranks than cores (16 threads on the 2-vCPU machine): every wait must yield or park, never only spin. */
     @ParameterizedTest
     @ValueSource(ints = {4, 16})

@@ -301,6 +301,7 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
     private void post()
     {
         final long posted = direct ? bytes : slotBytesNeeded();
+        long failed = 0;
         try
         {
             if (kind != Kind.BARRIER && !direct)
@@ -315,8 +316,9 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         catch (final RuntimeException ex)
         {
             fail(ex);
+            failed = NodeRegionDescriptor.LENGTH_FAILED;
         }
-        region.length(me, (direct ? NodeRegionDescriptor.LENGTH_DIRECT : 0) | (posted & NodeRegionDescriptor.LENGTH_BYTES_MASK));
+        region.length(me, failed | (direct ? NodeRegionDescriptor.LENGTH_DIRECT : 0) | (posted & NodeRegionDescriptor.LENGTH_BYTES_MASK));
         region.arrive(me, seq);
         region.wakeOthers(me);
     }
@@ -332,18 +334,18 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
             {
                 if (me == root)
                 {
-                    in.reader().pack(slots, at, (int)bytes);
+                    pack(in, slots, at);
                 }
             }
-            case REDUCE, ALLREDUCE -> in.reader().pack(slots, at, (int)bytes);
+            case REDUCE, ALLREDUCE -> pack(in, slots, at);
             case GATHER ->
             {
                 if (me != root)
                 {
-                    in.reader().pack(slots, at, (int)bytes);
+                    pack(in, slots, at);
                 }
             }
-            case ALLGATHER -> (in != null ? in : blocks[me]).reader().pack(slots, at, (int)bytes);
+            case ALLGATHER -> pack(in != null ? in : blocks[me], slots, at);
             case SCATTER ->
             {
                 if (me == root)
@@ -362,8 +364,19 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
     {
         for (int j = 0; j < size; j++)
         {
-            parts[j].reader().pack(slots, at + (int)(j * bytes), (int)bytes);
+            pack(parts[j], slots, at + (int)(j * bytes));
         }
+    }
+
+    /** Packs {@code part}, which must be the call's {@code bytes} (its own send and receive sizes may differ: ERR_TRUNCATE). */
+    private void pack(final Part part, final UnsafeBuffer slots, final int at)
+    {
+        if (part.bytes() != bytes)
+        {
+            throw new MpiException(ErrorClass.ERR_TRUNCATE, "send part is " + part.bytes() + " bytes, receive part " + bytes +
+                " bytes (counts or types do not match)");
+        }
+        part.reader().pack(slots, at, (int)bytes);
     }
 
     private void postBuffers()
@@ -669,6 +682,11 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         final long length = region.length(j);
         final long posted = length & NodeRegionDescriptor.LENGTH_BYTES_MASK;
         final boolean peerDirect = (length & NodeRegionDescriptor.LENGTH_DIRECT) != 0;
+        if ((length & NodeRegionDescriptor.LENGTH_FAILED) != 0)
+        {
+            fail(new MpiException(ErrorClass.ERR_OTHER, "rank " + j + " could not post its part of the call (see its own error)"));
+            return false;
+        }
         if ((length & ~(NodeRegionDescriptor.LENGTH_DIRECT | NodeRegionDescriptor.LENGTH_BYTES_MASK)) != 0 ||
             (!peerDirect && posted > region.slotBytes()))
         {

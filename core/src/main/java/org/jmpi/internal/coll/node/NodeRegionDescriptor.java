@@ -48,7 +48,8 @@ import java.nio.ByteOrder;
  *   |           Release: last barrier released (rank 0)             | 16
  *   |                                                               |
  *   +---------------------------------------------------------------+
- *   |  Length: bit 62 = direct (buffers posted), low 32 = bytes     | 24
+ *   | Length: bit 62 direct (buffers posted), bit 61 failed, low 32 | 24
+ *   | = bytes                                                       |
  *   |                                                               |
  *   +---------------------------------------------------------------+
  *   |                 (reserved, to CONTROL_LENGTH)                 | 32
@@ -83,6 +84,8 @@ public final class NodeRegionDescriptor
 
     /** Length field: the rank posted its buffers (direct copies) instead of data in its slot. */
     public static final long LENGTH_DIRECT = 1L << 62;
+    /** Length field: the rank could not post its part (its own arguments failed); peers fail the call too. */
+    public static final long LENGTH_FAILED = 1L << 61;
     /** Length field: the mask of the byte count. */
     public static final long LENGTH_BYTES_MASK = 0xFFFF_FFFFL;
 

@@ -60,6 +60,7 @@ class NodeRegionDescriptorTest
     void shouldKeepTheLengthFieldsModeAndBytesApart()
     {
         assertEquals(0, NodeRegionDescriptor.LENGTH_DIRECT & NodeRegionDescriptor.LENGTH_BYTES_MASK);
+        assertEquals(0, NodeRegionDescriptor.LENGTH_FAILED & (NodeRegionDescriptor.LENGTH_DIRECT | NodeRegionDescriptor.LENGTH_BYTES_MASK));
         assertEquals(0x4A, NodeRegionDescriptor.MAGIC & 0xFF, "magic reads JMCR in memory order");
     }
 
