@@ -6,7 +6,7 @@
 # Usage: bench/coll-osu.sh [np] [--threads] [maxBytes]
 #        bench/coll-osu.sh --vs-c [np] [--threads] [maxBytes] [rounds] [warmup]
 # --vs-c: the issue-16 set (barrier, bcast, reduce, allreduce, gather, scatter, allgather, alltoall) against C
-# Open MPI's (bench/c/osu_coll.c, --bind-to core --mca btl self,vader; --oversubscribe beyond the cores),
+# Open MPI's (bench/c/osu_coll.c, --mca btl self,vader, --bind-to core, or none with more ranks than cores),
 # alternated per collective (C, jmpi, C, jmpi ...) in one invocation; warmup = calls before each size up to
 # 64 KiB on both sides (1000 = OSU's default). Prints per size the medians over rounds and the median of
 # the per-round ratios jmpi / C.
@@ -85,9 +85,11 @@ if [ "${1:-}" = "--vs-c" ]; then
   fi
   mpicc -O2 -o "$out/osu_coll" bench/c/osu_coll.c
   ops="barrier bcast reduce allreduce gather scatter allgather alltoall"
+  bind=(--bind-to core)
+  if [ "$np" -gt "$(nproc)" ]; then bind=(--bind-to none); fi   # Open MPI refuses to bind two ranks to one core
   for r in $(seq 1 "$rounds"); do
     for op in $ops; do
-      mpirun --allow-run-as-root --oversubscribe -np "$np" --bind-to core --mca btl self,vader "$out/osu_coll" "$op" "$max" "$warmup" \
+      mpirun --allow-run-as-root --oversubscribe -np "$np" "${bind[@]}" --mca btl self,vader "$out/osu_coll" "$op" "$max" "$warmup" \
         > "$out/c-$op-$r.txt"
       bin/jmpirun -np "$np" $mode -cp bench/target/classes org.jmpi.bench.coll.OsuCollective "$op" "$max" --warmup "$warmup" \
         > "$out/jmpi-$op-$r.txt"
