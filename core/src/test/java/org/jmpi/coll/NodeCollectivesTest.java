@@ -34,8 +34,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * slots so that nearly every call takes the direct path) and in a job with the point-to-point algorithms
  * forced, and every rank's results, error classes included, must be equal. The body covers every predefined
  * op on every predefined type (combinations that do not apply must fail alike), user ops commutative and
- * not on derived types, IN_PLACE, derived types on either side, counts on both sides of the slot size, dup
- * and split communicators, nonblocking calls in flight together, and ranks arriving with random delays.
+ * not on derived types, IN_PLACE, derived types on either side, counts on both sides of the slot size, dup,
+ * split, create (ranks reversed) and create_group (a subset) communicators, nonblocking calls in flight together,
+ * and ranks arriving with random delays.
  */
 class NodeCollectivesTest
 {
@@ -144,12 +145,32 @@ class NodeCollectivesTest
         final SplittableRandom random = new SplittableRandom(1234 + world.rank());
         final Intracomm dup = world.dup();
         final Intracomm split = world.split(world.rank() % 2, -world.rank());
-        for (final Intracomm c : new Intracomm[] {world, dup, split})
+        final int[] reversed = new int[world.size()];
+        for (int r = 0; r < reversed.length; r++)
+        {
+            reversed[r] = world.size() - 1 - r;
+        }
+        final Intracomm created = world.create(world.group().incl(reversed));
+        for (final Intracomm c : new Intracomm[] {world, dup, split, created})
         {
             out.add(c.size());
             everyCall(c, random, out);
         }
         nonblocking(world, out);
+        if (world.rank() > 0)
+        {
+            // create_group over a subset of the node: the ranks but 0.
+            final int[] others = new int[world.size() - 1];
+            for (int r = 0; r < others.length; r++)
+            {
+                others[r] = r + 1;
+            }
+            final Intracomm subset = world.createGroup(world.group().incl(others), 7);
+            out.add(subset.size());
+            blocks(subset, random, out);
+            subset.free();
+        }
+        created.free();
         split.free();
         dup.free();
     }
