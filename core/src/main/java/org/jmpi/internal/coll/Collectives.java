@@ -19,7 +19,9 @@ import org.jmpi.internal.pt2pt.RequestImpl;
  *
  * <p>Algorithms (see docs/collectives.md): dissemination barrier; binomial and scatter + ring-allgather
  * bcast; ring and recursive-doubling allgather; Bruck, pairwise and linear alltoall; linear gather and
- * scatter; neighbourhood exchanges. The reductions are in {@link Reductions}.
+ * scatter; neighbourhood exchanges. The reductions are in {@link Reductions}. Where every rank is a thread of
+ * this JVM, barrier, bcast, reduce, allreduce, gather, scatter, allgather and alltoall run as node collectives
+ * instead ({@link #nodeSelected}, org.jmpi.internal.coll.node).
  *
  * <p>Threading: any thread; the schedules run on the engine thread.
  */
