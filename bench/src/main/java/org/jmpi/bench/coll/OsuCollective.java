@@ -18,10 +18,12 @@ import org.jmpi.Request;
  * 4                      3.10              2.95              3.30       10000
  * </pre>
  * Usage: {@code bin/jmpirun -np 8 [--threads] -cp bench/target/classes org.jmpi.bench.coll.OsuCollective
- * <barrier|bcast|reduce|allreduce|allgather|alltoall|gather|scatter|reduce_scatter> [maxBytes] [--persistent]}.
+ * <barrier|bcast|reduce|allreduce|allgather|alltoall|gather|scatter|reduce_scatter> [maxBytes] [--persistent] [--warmup N]}.
  * Sizes are bytes per rank (per block for allgather, alltoall, gather, scatter, reduce_scatter), doubled from
  * 4. {@code --persistent} (bcast, allreduce): the same loop with a persistent request started each time,
- * for the persistent-vs-blocking comparison. Force an algorithm with {@code --param coll.<op>.algorithm=...}.
+ * for the persistent-vs-blocking comparison. {@code --warmup N}: calls before each size up to 64 KiB (default 1000,
+ * OSU's; above 64 KiB N / 50, at least 20), as bench/c/osu_coll.c takes it. Force an algorithm with
+ * {@code --param coll.<op>.algorithm=...}.
  */
 public final class OsuCollective
 {
@@ -40,14 +42,20 @@ public final class OsuCollective
         String op = "allreduce";
         int maxBytes = 1 << 20;
         boolean persistent = false;
+        int smallWarmup = SMALL_WARMUP;
         int positional = 0;
-        for (final String a : args)
+        for (int k = 0; k < args.length; k++)
         {
+            final String a = args[k];
             if (a.equals("--persistent"))
             {
                 persistent = true;
             }
-            else if (!a.startsWith("-"))
+            else if (a.equals("--warmup") && k + 1 < args.length)
+            {
+                smallWarmup = Integer.parseInt(args[++k]);
+            }
+            else if (!a.startsWith("-") && (k == 0 || !args[k - 1].equals("--param")))
             {
                 if (positional++ == 0)
                 {
@@ -74,7 +82,7 @@ public final class OsuCollective
             for (int bytes = first; bytes <= last; bytes = bytes == 0 ? 1 : bytes * 2)
             {
                 final int iterations = bytes > LARGE_SIZE ? LARGE_ITERATIONS : SMALL_ITERATIONS;
-                final int warmup = bytes > LARGE_SIZE ? LARGE_WARMUP : SMALL_WARMUP;
+                final int warmup = bytes > LARGE_SIZE ? Math.max(LARGE_WARMUP, smallWarmup / 50) : smallWarmup;
                 final Runnable call = call(world, op, bytes, persistent);
                 for (int i = 0; i < warmup; i++)
                 {

@@ -19,36 +19,52 @@ import org.jmpi.spi.Params;
  */
 public final class CollParams
 {
+    public static final ParamSpec BARRIER_ALGORITHM = new ParamSpec("jmpi.coll.barrier.algorithm", "auto", "name",
+        "Barrier algorithm: auto (node where every rank is a thread of this JVM, else dissemination), node, dissemination.");
     public static final ParamSpec BCAST_ALGORITHM = new ParamSpec("jmpi.coll.bcast.algorithm", "auto", "name",
-        "Bcast algorithm: auto, binomial, scatter_allgather (scatter then ring allgather).");
+        "Bcast algorithm: auto, node (through the communicator's node region; ranks as threads of one JVM), binomial, scatter_allgather (scatter then ring allgather).");
+    public static final ParamSpec REDUCE_ALGORITHM = new ParamSpec("jmpi.coll.reduce.algorithm", "auto", "name",
+        "Reduce algorithm: auto (node where every rank is a thread of this JVM, else binomial), node, binomial.");
+    public static final ParamSpec GATHER_ALGORITHM = new ParamSpec("jmpi.coll.gather.algorithm", "auto", "name",
+        "Gather algorithm: auto (node where every rank is a thread of this JVM, else linear), node, linear.");
+    public static final ParamSpec SCATTER_ALGORITHM = new ParamSpec("jmpi.coll.scatter.algorithm", "auto", "name",
+        "Scatter algorithm: auto (node where every rank is a thread of this JVM, else linear), node, linear.");
+    public static final ParamSpec NODE_SLOT = new ParamSpec("jmpi.coll.node.slot", "16k", "bytes",
+        "Node collectives: bytes of each rank's slot in a communicator's region. Calls whose data per rank (scatter, alltoall: all blocks) fits go through the slots, larger ones copy straight between the ranks' buffers.");
     public static final ParamSpec BCAST_SHORT = new ParamSpec("jmpi.coll.bcast.short", "12k", "bytes",
         "auto bcast: binomial tree up to this size (or below 8 ranks), else scatter + ring allgather.");
     public static final ParamSpec ALLREDUCE_ALGORITHM = new ParamSpec("jmpi.coll.allreduce.algorithm", "auto", "name",
-        "Allreduce algorithm: auto, recursive_doubling, rabenseifner (reduce-scatter + allgather), ring. The last two need a commutative op (otherwise recursive doubling is used).");
+        "Allreduce algorithm: auto, node (ranks as threads of one JVM), recursive_doubling, rabenseifner (reduce-scatter + allgather), ring. The last two need a commutative op (otherwise recursive doubling is used).");
     public static final ParamSpec ALLREDUCE_SHORT = new ParamSpec("jmpi.coll.allreduce.short", "2k", "bytes",
         "auto allreduce: recursive doubling up to this size, else Rabenseifner.");
     public static final ParamSpec ALLGATHER_ALGORITHM = new ParamSpec("jmpi.coll.allgather.algorithm", "auto", "name",
-        "Allgather algorithm: auto, ring, recursive_doubling (power-of-two sizes; others use ring).");
+        "Allgather algorithm: auto, node (ranks as threads of one JVM), ring, recursive_doubling (power-of-two sizes; others use ring).");
     public static final ParamSpec ALLTOALL_ALGORITHM = new ParamSpec("jmpi.coll.alltoall.algorithm", "auto", "name",
-        "Alltoall algorithm: auto, bruck, pairwise, linear (all sends and receives posted at once).");
+        "Alltoall algorithm: auto, node (ranks as threads of one JVM), bruck, pairwise, linear (all sends and receives posted at once).");
     public static final ParamSpec ALLTOALL_SHORT = new ParamSpec("jmpi.coll.alltoall.short", "256", "bytes",
         "auto alltoall: Bruck for blocks up to this size on 8 or more ranks; else linear up to 32 KiB blocks, pairwise above.");
     public static final ParamSpec REDUCE_SCATTER_ALGORITHM = new ParamSpec("jmpi.coll.reduce_scatter.algorithm", "auto", "name",
         "Reduce_scatter(_block) algorithm: auto, ring (commutative ops), reduce_scatterv (reduce to rank 0, then scatterv).");
     public static final ParamSpec PERSISTENT_SCHEDULE = new ParamSpec("jmpi.coll.persistent.schedule", "auto", "name",
-        "Persistent barrier, bcast, reduce, allreduce, gather(v), scatter(v), allgather on communicators whose ranks share one JVM: auto (put or get, whichever the calibrated cost model predicts faster), put, get, or p2p (the point-to-point schedules). Elsewhere always p2p.");
+        "Persistent barrier, bcast, reduce, allreduce, gather(v), scatter(v), allgather on communicators whose ranks share one JVM: auto (put or get, whichever the calibrated cost model predicts faster), put, get, or p2p (no put/get schedule: the path the blocking call takes, the node collectives where they are selected, else the point-to-point schedules). Elsewhere always p2p.");
     public static final ParamSpec PERSISTENT_CALIBRATION = new ParamSpec("jmpi.coll.persistent.calibration", "", "path",
         "File of the put/get calibration (t_sync per rank count, t_put, t_get): what it holds is loaded, what it lacks is measured at first use and added to it. Empty: measured once per job (t_sync once per rank count).");
     public static final ParamSpec CHECK = new ParamSpec("jmpi.coll.check", "false", "boolean",
         "Before every collective, check that all ranks called the same collective with the same root and message size (one extra allreduce): a mismatch is ERR_OTHER on every rank instead of a hang or wrong data.");
 
     /** Every collective parameter, for the registry and docs/parameters.md. */
-    public static final List<ParamSpec> ALL = List.of(BCAST_ALGORITHM, BCAST_SHORT, ALLREDUCE_ALGORITHM, ALLREDUCE_SHORT,
+    public static final List<ParamSpec> ALL = List.of(BARRIER_ALGORITHM, BCAST_ALGORITHM, REDUCE_ALGORITHM, GATHER_ALGORITHM,
+        SCATTER_ALGORITHM, NODE_SLOT, BCAST_SHORT, ALLREDUCE_ALGORITHM, ALLREDUCE_SHORT,
         ALLGATHER_ALGORITHM, ALLTOALL_ALGORITHM, ALLTOALL_SHORT, REDUCE_SCATTER_ALGORITHM, CHECK,
         PERSISTENT_SCHEDULE, PERSISTENT_CALIBRATION);
 
 
+    final String barrierAlgorithm;
     final String bcastAlgorithm;
+    final String reduceAlgorithm;
+    final String gatherAlgorithm;
+    final String scatterAlgorithm;
+    final int nodeSlotBytes;
     final long bcastShort;
     final String allreduceAlgorithm;
     final long allreduceShort;
@@ -62,12 +78,22 @@ public final class CollParams
 
     private CollParams(final Params p)
     {
-        bcastAlgorithm = choice(p, BCAST_ALGORITHM, "auto", "binomial", "scatter_allgather");
+        barrierAlgorithm = choice(p, BARRIER_ALGORITHM, "auto", "node", "dissemination");
+        bcastAlgorithm = choice(p, BCAST_ALGORITHM, "auto", "node", "binomial", "scatter_allgather");
+        reduceAlgorithm = choice(p, REDUCE_ALGORITHM, "auto", "node", "binomial");
+        gatherAlgorithm = choice(p, GATHER_ALGORITHM, "auto", "node", "linear");
+        scatterAlgorithm = choice(p, SCATTER_ALGORITHM, "auto", "node", "linear");
+        final long slot = p.getLong(NODE_SLOT);
+        if (slot < 0 || slot > 1 << 26)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "parameter " + NODE_SLOT.name() + "=" + slot + " is not between 0 and 64 MiB");
+        }
+        nodeSlotBytes = (int)slot;
         bcastShort = p.getLong(BCAST_SHORT);
-        allreduceAlgorithm = choice(p, ALLREDUCE_ALGORITHM, "auto", "recursive_doubling", "rabenseifner", "ring");
+        allreduceAlgorithm = choice(p, ALLREDUCE_ALGORITHM, "auto", "node", "recursive_doubling", "rabenseifner", "ring");
         allreduceShort = p.getLong(ALLREDUCE_SHORT);
-        allgatherAlgorithm = choice(p, ALLGATHER_ALGORITHM, "auto", "ring", "recursive_doubling");
-        alltoallAlgorithm = choice(p, ALLTOALL_ALGORITHM, "auto", "bruck", "pairwise", "linear");
+        allgatherAlgorithm = choice(p, ALLGATHER_ALGORITHM, "auto", "node", "ring", "recursive_doubling");
+        alltoallAlgorithm = choice(p, ALLTOALL_ALGORITHM, "auto", "node", "bruck", "pairwise", "linear");
         alltoallShort = p.getLong(ALLTOALL_SHORT);
         reduceScatterAlgorithm = choice(p, REDUCE_SCATTER_ALGORITHM, "auto", "ring", "reduce_scatterv");
         persistentSchedule = choice(p, PERSISTENT_SCHEDULE, "auto", "put", "get", "p2p");

@@ -6,6 +6,7 @@ import org.jmpi.Comm;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.Status;
+import org.jmpi.internal.coll.node.CallFailure;
 import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.PointToPoint;
 import org.jmpi.internal.pt2pt.RequestImpl;
@@ -140,17 +141,9 @@ public final class CollRequest extends RequestImpl implements ProgressEngine.Act
     /** Keeps the first failure, named after the call. */
     private void fail(final RuntimeException ex)
     {
-        if (failure != null)
+        if (failure == null)
         {
-            return;
-        }
-        if (ex instanceof MpiException me)
-        {
-            failure = new MpiException(me.errorClass(), call + " on " + comm.name() + ": " + stripClass(me), me);
-        }
-        else
-        {
-            failure = new MpiException(ErrorClass.ERR_OTHER, call + " on " + comm.name() + " failed: " + ex, ex);
+            failure = CallFailure.of(call, comm.name(), ex);
         }
     }
 
@@ -172,13 +165,6 @@ public final class CollRequest extends RequestImpl implements ProgressEngine.Act
                     ", expected " + t.expectedBytes() + " (do all ranks pass matching counts, types and root?)"));
             }
         }
-    }
-
-    private static String stripClass(final MpiException ex)
-    {
-        final String m = ex.getMessage();
-        final String prefix = ex.errorClass().name() + ": ";
-        return m != null && m.startsWith(prefix) ? m.substring(prefix.length()) : m;
     }
 
     @Override

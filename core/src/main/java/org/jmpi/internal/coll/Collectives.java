@@ -5,7 +5,11 @@ import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.Op;
+import java.util.function.Supplier;
+
+import org.jmpi.internal.coll.node.NodeCollectives;
 import org.jmpi.internal.pt2pt.CommState;
+import org.jmpi.internal.pt2pt.RequestImpl;
 
 /**
  * The collective operations: argument checks (once, on the calling thread), algorithm choice, and the
@@ -15,7 +19,9 @@ import org.jmpi.internal.pt2pt.CommState;
  *
  * <p>Algorithms (see docs/collectives.md): dissemination barrier; binomial and scatter + ring-allgather
  * bcast; ring and recursive-doubling allgather; Bruck, pairwise and linear alltoall; linear gather and
- * scatter; neighbourhood exchanges. The reductions are in {@link Reductions}.
+ * scatter; neighbourhood exchanges. The reductions are in {@link Reductions}. Where every rank is a thread of
+ * this JVM, barrier, bcast, reduce, allreduce, gather, scatter, allgather and alltoall run as node collectives
+ * instead ({@link #nodeSelected}, org.jmpi.internal.coll.node).
  *
  * <p>Threading: any thread; the schedules run on the engine thread.
  */
@@ -56,24 +62,66 @@ public final class Collectives
     {
     }
 
-    /** A schedule with its tag, ready to be started any number of times (persistent collectives). */
-    public record Plan(CommState comm, String call, Schedule schedule, int tag, DirectFactory direct)
+    /**
+     * A schedule with its tag, ready to be started any number of times (persistent collectives); or, where the
+     * node collectives were chosen ({@link #nodeSelected}), the {@code node} call that each start makes instead
+     * (the schedule is then null).
+     */
+    public record Plan(CommState comm, String call, Schedule schedule, int tag, DirectFactory direct, Supplier<RequestImpl> node)
     {
         public Plan(final CommState comm, final String call, final Schedule schedule, final int tag)
         {
-            this(comm, call, schedule, tag, null);
+            this(comm, call, schedule, tag, null, null);
         }
 
-        public CollRequest start()
+        public RequestImpl start()
         {
-            return new CollRequest(comm, call, schedule, tag).launch();
+            return node != null ? node.get() : new CollRequest(comm, call, schedule, tag).launch();
         }
 
         /** This plan with a put/get alternative that a persistent request may use instead of the schedule. */
         Plan withDirect(final DirectFactory factory)
         {
-            return new Plan(comm, call, schedule, tag, factory);
+            return new Plan(comm, call, schedule, tag, factory, node);
         }
+    }
+
+    /**
+     * Whether a call on {@code c} whose algorithm parameter is {@code algorithm} runs as a node collective
+     * (org.jmpi.internal.coll.node): forced with "node", or "auto", wherever every rank of the job is a thread
+     * of this JVM and the communicator has two ranks or more, unless {@code jmpi.coll.check} is on (its check
+     * is a point-to-point schedule). Every input is the same on every rank, so all choose alike; the choice
+     * does not depend on the message size (ranks that disagree on counts must not take different paths).
+     */
+    static boolean nodeSelected(final CommState c, final String algorithm)
+    {
+        final CollParams p = CollContext.of(c).params;
+        if (p.check || !NodeCollectives.available(c))
+        {
+            return false;
+        }
+        return algorithm.equals("node") || (algorithm.equals("auto") && c.size() > 1);
+    }
+
+    /** The plan of a node collective call: each start runs {@code node}. */
+    static Plan nodePlan(final CommState c, final String call, final Supplier<RequestImpl> node)
+    {
+        return new Plan(c, call, null, context(c, call).nextTag(), null, node);
+    }
+
+    /**
+     * {@code plan}, or (where {@link #nodeSelected}) the same plan running {@code node} at each start instead of
+     * its schedule. For calls whose point-to-point builder checks the arguments along the way.
+     */
+    private static Plan orNode(final Plan plan, final String algorithm, final Supplier<RequestImpl> node)
+    {
+        return nodeSelected(plan.comm(), algorithm) ? new Plan(plan.comm(), plan.call(), null, plan.tag(), plan.direct(), node) : plan;
+    }
+
+    /** The node collectives' slot size on {@code c} ({@code jmpi.coll.node.slot}). */
+    static int nodeSlot(final CommState c)
+    {
+        return CollContext.of(c).params.nodeSlotBytes;
     }
 
     /**
@@ -172,6 +220,15 @@ public final class Collectives
      */
     public static Plan barrier(final CommState c)
     {
+        final DirectFactory direct = tag ->
+        {
+            final DirectPersistent.Mode mode = directMode(c, "barrier", 0);
+            return mode == null ? null : DirectCollectives.barrier(c, tag, mode);
+        };
+        if (nodeSelected(c, CollContext.of(c).params.barrierAlgorithm))
+        {
+            return nodePlan(c, "barrier", () -> NodeCollectives.barrier(c, nodeSlot(c))).withDirect(direct);
+        }
         final Schedule s = new Schedule();
         final int size = c.size();
         final int rank = c.rank();
@@ -181,11 +238,7 @@ public final class Collectives
             s.sendBytes((rank + distance) % size, NO_BYTES, 0, 0);
             s.next();
         }
-        return plan(c, "barrier", K_BARRIER, 0, s).withDirect(tag ->
-        {
-            final DirectPersistent.Mode mode = directMode(c, "barrier", 0);
-            return mode == null ? null : DirectCollectives.barrier(c, tag, mode);
-        });
+        return plan(c, "barrier", K_BARRIER, 0, s).withDirect(direct);
     }
 
     // ------------------------------------------------------------------------------------------ bcast
@@ -204,7 +257,17 @@ public final class Collectives
         }
         final int bytes = Buffers.packedBytes(call, count, type);
         final CollParams p = CollContext.of(c).params;
-        final String algorithm = p.bcastAlgorithm.equals("auto") ?
+        final DirectFactory direct = tag ->
+        {
+            final DirectPersistent.Mode mode = directMode(c, call, bytes);
+            return mode == null ? null : DirectCollectives.bcast(c, tag, mode, buf, offset, count, type, root);
+        };
+        if (nodeSelected(c, p.bcastAlgorithm))
+        {
+            return nodePlan(c, call, () -> NodeCollectives.bcast(c, p.nodeSlotBytes, buf, offset, count, type, root)).withDirect(direct);
+        }
+        // "node" where the node collectives are not available (ranks in other JVMs): as auto.
+        final String algorithm = p.bcastAlgorithm.equals("auto") || p.bcastAlgorithm.equals("node") ?
             (bytes < p.bcastShort || c.size() < 8 ? "binomial" : "scatter_allgather") : p.bcastAlgorithm;
         final Schedule s = new Schedule();
         final Buffers.Slot data = new Buffers.Slot(buf, offset, count, type);
@@ -216,11 +279,7 @@ public final class Collectives
         {
             bcastScatterAllgather(s, c.rank(), c.size(), root, data, bytes);
         }
-        return plan(c, call, K_BCAST, root, bytes, s).withDirect(tag ->
-        {
-            final DirectPersistent.Mode mode = directMode(c, call, bytes);
-            return mode == null ? null : DirectCollectives.bcast(c, tag, mode, buf, offset, count, type, root);
-        });
+        return plan(c, call, K_BCAST, root, bytes, s).withDirect(direct);
     }
 
     /**
@@ -337,7 +396,10 @@ public final class Collectives
             counts[i] = recvCount;
             displs[i] = i * recvCount;
         }
-        return gatherv(c, "gather", K_GATHER, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, counts, displs, recvType, root);
+        final Plan plan = gatherv(c, "gather", K_GATHER, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, counts, displs,
+            recvType, root);
+        return orNode(plan, CollContext.of(c).params.gatherAlgorithm, () -> NodeCollectives.gather(c, nodeSlot(c),
+            sendBuf == IN_PLACE ? null : sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
     }
 
     public static Plan gatherv(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
@@ -406,8 +468,10 @@ public final class Collectives
             counts[i] = sendCount;
             displs[i] = i * sendCount;
         }
-        return scatterv(c, "scatter", K_SCATTER, sendBuf, sendOffset, counts, displs, sendType, recvBuf, recvOffset, recvCount, recvType,
-            root);
+        final Plan plan = scatterv(c, "scatter", K_SCATTER, sendBuf, sendOffset, counts, displs, sendType, recvBuf, recvOffset, recvCount,
+            recvType, root);
+        return orNode(plan, CollContext.of(c).params.scatterAlgorithm, () -> NodeCollectives.scatter(c, nodeSlot(c), sendBuf, sendOffset,
+            sendCount, sendType, recvBuf == IN_PLACE ? null : recvBuf, recvOffset, recvCount, recvType, root));
     }
 
     public static Plan scatterv(final CommState c, final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] displs,
@@ -529,11 +593,13 @@ public final class Collectives
         }
         final Buffers.Slot own = sendBuf == IN_PLACE ? null : new Buffers.Slot(sendBuf, sendOffset, sendCount, sendType);
         final int bytes = Buffers.packedBytes(call, recvCount, recvType);
-        return plan(c, call, K_ALLGATHER, 0, bytes, s).withDirect(tag ->
+        final Plan plan = plan(c, call, K_ALLGATHER, 0, bytes, s).withDirect(tag ->
         {
             final DirectPersistent.Mode mode = directMode(c, call, bytes);
             return mode == null ? null : DirectCollectives.allgather(c, tag, mode, slots, own);
         });
+        return orNode(plan, algorithm, () -> NodeCollectives.allgather(c, nodeSlot(c), sendBuf == IN_PLACE ? null : sendBuf, sendOffset,
+            sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
     }
 
     public static Plan allgatherv(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
@@ -599,7 +665,7 @@ public final class Collectives
         final int blockBytes = Buffers.packedBytes(call, recvCount, recvType);
         final CollParams p = CollContext.of(c).params;
         String algorithm = p.alltoallAlgorithm;
-        if (algorithm.equals("auto"))
+        if (algorithm.equals("auto") || algorithm.equals("node"))
         {
             algorithm = blockBytes <= p.alltoallShort && size >= 8 ? "bruck" : blockBytes <= ALLTOALL_MEDIUM_BYTES ? "linear" : "pairwise";
         }
@@ -614,7 +680,13 @@ public final class Collectives
             case "pairwise" -> alltoallPairwise(call, s, rank, size, out, in);
             default -> alltoallLinear(call, s, rank, size, out, in);
         }
-        return plan(c, call, K_ALLTOALL, 0, blockBytes, s);
+        final Plan plan = plan(c, call, K_ALLTOALL, 0, blockBytes, s);
+        if (sendBuf == IN_PLACE && !NodeCollectives.alltoallInPlaceFits(c, p.nodeSlotBytes, blockBytes))
+        {
+            return plan;
+        }
+        return orNode(plan, p.alltoallAlgorithm, () -> NodeCollectives.alltoall(c, p.nodeSlotBytes, sendBuf == IN_PLACE ? null : sendBuf,
+            sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
     }
 
     /** The send blocks; with IN_PLACE a packed snapshot of the receive buffer taken when the schedule starts. */

@@ -16,6 +16,7 @@ import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.Op;
 import org.jmpi.internal.coll.Collectives.Plan;
+import org.jmpi.internal.coll.node.NodeCollectives;
 import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.reduce.Kernels;
 
@@ -86,20 +87,27 @@ public final class Reductions
         }
         final Reduction red = Reduction.of(call, op, type);
         final int bytes = Buffers.packedBytes(call, count, type);
+        final Buffers.Slot out = isRoot ? new Buffers.Slot(recvBuf, recvOffset, count, type) : null;
+        final Collectives.DirectFactory direct = tag ->
+        {
+            final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes, op.isCommutative());
+            return mode == null ? null : DirectCollectives.reduce(c, tag, mode, in, out, red, bytes, root);
+        };
+        final CollParams p = CollContext.of(c).params;
+        if (Collectives.nodeSelected(c, p.reduceAlgorithm))
+        {
+            return Collectives.nodePlan(c, call, () -> NodeCollectives.reduce(c, p.nodeSlotBytes, false, sendBuf == IN_PLACE ? null : sendBuf,
+                sendOffset, recvBuf, recvOffset, count, type, op, root)).withDirect(direct);
+        }
         final Schedule s = new Schedule();
         final byte[] acc = new byte[bytes];
         s.local(() -> Buffers.pack(in, acc, 0));
         reduceBinomial(s, c.rank(), c.size(), root, red, acc, bytes);
-        final Buffers.Slot out = isRoot ? new Buffers.Slot(recvBuf, recvOffset, count, type) : null;
         if (isRoot)
         {
             s.local(() -> Buffers.unpack(acc, 0, out));
         }
-        return plan(c, call, K_REDUCE, root, bytes, s).withDirect(tag ->
-        {
-            final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes, op.isCommutative());
-            return mode == null ? null : DirectCollectives.reduce(c, tag, mode, in, out, red, bytes, root);
-        });
+        return plan(c, call, K_REDUCE, root, bytes, s).withDirect(direct);
     }
 
     /**
@@ -171,10 +179,21 @@ public final class Reductions
         final int bytes = Buffers.packedBytes(call, count, type);
         final int size = c.size();
         final CollParams p = CollContext.of(c).params;
+        final Buffers.Slot out = new Buffers.Slot(recvBuf, recvOffset, count, type);
+        final Collectives.DirectFactory direct = tag ->
+        {
+            final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes, op.isCommutative());
+            return mode == null ? null : DirectCollectives.allreduce(c, tag, mode, in, out, red, bytes);
+        };
+        if (Collectives.nodeSelected(c, p.allreduceAlgorithm))
+        {
+            return Collectives.nodePlan(c, call, () -> NodeCollectives.reduce(c, p.nodeSlotBytes, true, sendBuf == IN_PLACE ? null : sendBuf,
+                sendOffset, recvBuf, recvOffset, count, type, op, 0)).withDirect(direct);
+        }
         final int pof2 = Integer.highestOneBit(Math.max(1, size));
         final int units = bytes / red.unitBytes();
         String algorithm = p.allreduceAlgorithm;
-        if (algorithm.equals("auto"))
+        if (algorithm.equals("auto") || algorithm.equals("node"))
         {
             algorithm = bytes <= p.allreduceShort || units < pof2 ? "recursive_doubling" : "rabenseifner";
         }
@@ -194,13 +213,8 @@ public final class Reductions
                 default -> allreduceRecursiveDoubling(s, c.rank(), size, red, acc, bytes);
             }
         }
-        final Buffers.Slot out = new Buffers.Slot(recvBuf, recvOffset, count, type);
         s.local(() -> Buffers.unpack(acc, 0, out));
-        return plan(c, call, K_ALLREDUCE, 0, bytes, s).withDirect(tag ->
-        {
-            final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes, op.isCommutative());
-            return mode == null ? null : DirectCollectives.allreduce(c, tag, mode, in, out, red, bytes);
-        });
+        return plan(c, call, K_ALLREDUCE, 0, bytes, s).withDirect(direct);
     }
 
     /** The rank taking part in the power-of-two phase for new rank {@code newRank} (see the fold-in step). */

@@ -1,0 +1,164 @@
+package org.jmpi.internal.coll.node;
+
+import org.jmpi.Datatype;
+import org.jmpi.Op;
+import org.jmpi.internal.coll.node.NodeOp.Kind;
+import org.jmpi.internal.coll.node.NodeOp.Part;
+import org.jmpi.internal.pt2pt.CommState;
+import org.jmpi.internal.pt2pt.RequestImpl;
+
+/**
+ * Node collectives: barrier, bcast, reduce, allreduce, gather, scatter, allgather and alltoall through a
+ * per-communicator region ({@link NodeRegion}, layout {@link NodeRegionDescriptor}) on communicators whose
+ * ranks are threads of one JVM. Small calls go through each rank's slot in the region (flags and packed data,
+ * no frames, no matching); large ones copy and reduce straight between the ranks' own buffers. See
+ * docs/collectives.md, "Node collectives", and {@link NodeOp} for the steps.
+ *
+ * <p>The callers ({@code Collectives}, {@code Reductions}) have checked the arguments and chosen this path
+ * ({@link #available}); every rank must choose alike. {@code slotBytes} is the job's
+ * {@code jmpi.coll.node.slot}. Each method starts the call and returns its request (blocking calls wait for
+ * it).
+ *
+ * <p>Threading: any thread, in the communicator's collective call order.
+ */
+public final class NodeCollectives
+{
+    private NodeCollectives()
+    {
+    }
+
+    /** Whether node collectives can run on {@code c}: every rank of its job is a thread of this JVM. */
+    public static boolean available(final CommState c)
+    {
+        return c.services().sharedHeap();
+    }
+
+    /** How many node collective calls this rank has started on {@code c} (tests and benchmarks). Calling thread. */
+    public static long callsStarted(final CommState c)
+    {
+        return NodeComm.of(c, 0).started();
+    }
+
+    /** Barrier: every rank posts its arrival; rank 0 waits for all and releases them with one flag. */
+    public static RequestImpl barrier(final CommState c, final int slotBytes)
+    {
+        return new NodeOp.Builder(NodeComm.of(c, slotBytes), "barrier", Kind.BARRIER).start();
+    }
+
+    /** Bcast of {@code count} items of {@code type} at {@code buf}[{@code offset}] from {@code root}. */
+    public static RequestImpl bcast(final CommState c, final int slotBytes, final Object buf, final int offset, final int count,
+        final Datatype type, final int root)
+    {
+        final Part data = new Part(buf, offset, count, type);
+        final boolean isRoot = c.rank() == root;
+        return new NodeOp.Builder(NodeComm.of(c, slotBytes), "bcast", Kind.BCAST).root(root).in(isRoot ? data : null)
+            .out(isRoot ? null : data).bytes(data.bytes()).start();
+    }
+
+    /**
+     * Reduce to {@code root} ({@code allToAll}: allreduce). {@code sendBuf} null: IN_PLACE (the input is the
+     * receive buffer); {@code recvBuf} is used at the root only for reduce.
+     */
+    public static RequestImpl reduce(final CommState c, final int slotBytes, final boolean allToAll, final Object sendBuf,
+        final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
+    {
+        final boolean receives = allToAll || c.rank() == root;
+        final Part out = receives ? new Part(recvBuf, recvOffset, count, type) : null;
+        final Part in = sendBuf == null ? out : new Part(sendBuf, sendOffset, count, type);
+        return new NodeOp.Builder(NodeComm.of(c, slotBytes), allToAll ? "allreduce" : "reduce", allToAll ? Kind.ALLREDUCE : Kind.REDUCE)
+            .root(root).in(in).out(out).reduction(op, type).bytes(count * type.size()).start();
+    }
+
+    /** Gather to {@code root}; {@code sendBuf} null at the root: IN_PLACE. */
+    public static RequestImpl gather(final CommState c, final int slotBytes, final Object sendBuf, final int sendOffset,
+        final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
+        final Datatype recvType, final int root)
+    {
+        final NodeOp.Builder b = new NodeOp.Builder(NodeComm.of(c, slotBytes), "gather", Kind.GATHER).root(root);
+        if (c.rank() == root)
+        {
+            b.in(sendBuf == null ? null : new Part(sendBuf, sendOffset, sendCount, sendType))
+                .blocks(blocks(recvBuf, recvOffset, recvCount, recvType, c.size())).bytes(recvCount * recvType.size());
+        }
+        else
+        {
+            b.in(new Part(sendBuf, sendOffset, sendCount, sendType)).bytes(sendCount * sendType.size());
+        }
+        return b.start();
+    }
+
+    /** Scatter from {@code root}; {@code recvBuf} null at the root: IN_PLACE. */
+    public static RequestImpl scatter(final CommState c, final int slotBytes, final Object sendBuf, final int sendOffset,
+        final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
+        final Datatype recvType, final int root)
+    {
+        final NodeOp.Builder b = new NodeOp.Builder(NodeComm.of(c, slotBytes), "scatter", Kind.SCATTER).root(root);
+        if (c.rank() == root)
+        {
+            b.blocks(blocks(sendBuf, sendOffset, sendCount, sendType, c.size()))
+                .out(recvBuf == null ? null : new Part(recvBuf, recvOffset, recvCount, recvType)).bytes(sendCount * sendType.size());
+        }
+        else
+        {
+            b.out(new Part(recvBuf, recvOffset, recvCount, recvType)).bytes(recvCount * recvType.size());
+        }
+        return b.start();
+    }
+
+    /** Allgather; {@code sendBuf} null: IN_PLACE (the own block is in place). */
+    public static RequestImpl allgather(final CommState c, final int slotBytes, final Object sendBuf, final int sendOffset,
+        final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
+        final Datatype recvType)
+    {
+        return new NodeOp.Builder(NodeComm.of(c, slotBytes), "allgather", Kind.ALLGATHER)
+            .in(sendBuf == null ? null : new Part(sendBuf, sendOffset, sendCount, sendType))
+            .blocks(blocks(recvBuf, recvOffset, recvCount, recvType, c.size())).bytes(recvCount * recvType.size()).start();
+    }
+
+    /**
+     * Alltoall; {@code sendBuf} null: IN_PLACE (data taken from the receive buffer), which only the slot path
+     * can do ({@link #alltoallInPlaceFits}).
+     */
+    public static RequestImpl alltoall(final CommState c, final int slotBytes, final Object sendBuf, final int sendOffset,
+        final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
+        final Datatype recvType)
+    {
+        final Part[] out = blocks(recvBuf, recvOffset, recvCount, recvType, c.size());
+        final Part[] in = sendBuf == null ? out : blocks(sendBuf, sendOffset, sendCount, sendType, c.size());
+        return new NodeOp.Builder(NodeComm.of(c, slotBytes), "alltoall", Kind.ALLTOALL).blocks(in).outBlocks(out)
+            .bytes(recvCount * recvType.size()).start();
+    }
+
+    /**
+     * Whether an IN_PLACE alltoall of {@code blockBytes} per block goes through the slots (a rank's whole
+     * receive buffer packed into its slot first); larger ones are left to the point-to-point algorithms,
+     * which snapshot the buffer.
+     */
+    public static boolean alltoallInPlaceFits(final CommState c, final int slotBytes, final long blockBytes)
+    {
+        return blockBytes * c.size() <= NodeRegionDescriptor.alignSlot(slotBytes);
+    }
+
+    /** The P blocks of {@code count} items of {@code type} each, one extent of {@code count} apart. */
+    private static Part[] blocks(final Object buf, final int offset, final int count, final Datatype type, final int size)
+    {
+        final Part[] parts = new Part[size];
+        for (int j = 0; j < size; j++)
+        {
+            parts[j] = block(buf, offset, (long)j * count * type.extent(), count, type);
+        }
+        return parts;
+    }
+
+    /** The part of {@code count} items at byte displacement {@code byteDisp} from element {@code offset}. */
+    private static Part block(final Object buf, final int offset, final long byteDisp, final int count, final Datatype type)
+    {
+        final long elementSize = org.jmpi.internal.datatype.BufferView.of(buf, "buffer").elementSize();
+        if (byteDisp % elementSize == 0)
+        {
+            return new Part(buf, Math.toIntExact(offset + byteDisp / elementSize), count, type);
+        }
+        final Datatype shifted = Datatype.hindexed(new int[] {count}, new long[] {byteDisp}, type).commit();
+        return new Part(buf, offset, 1, shifted);
+    }
+}

@@ -1,0 +1,176 @@
+package org.jmpi.internal.coll.node;
+
+import static org.jmpi.internal.coll.node.NodeRegionDescriptor.ARRIVE_OFFSET;
+import static org.jmpi.internal.coll.node.NodeRegionDescriptor.DONE_OFFSET;
+import static org.jmpi.internal.coll.node.NodeRegionDescriptor.LENGTH_OFFSET;
+import static org.jmpi.internal.coll.node.NodeRegionDescriptor.RELEASE_OFFSET;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.internal.engine.ProgressEngine;
+
+/**
+ * One communicator's node collective region between ranks that are threads of one JVM: the
+ * {@link NodeRegionDescriptor} layout in a heap array, plus what only a shared heap can hold: each rank's
+ * posted buffers (for single copies straight between the ranks' arrays) and its progress engine (to wake it
+ * after a flag it may wait for changed).
+ *
+ * <p>Threading: every rank writes only its own control block, slot and posted entry, and reads the others';
+ * flags are written with volatile stores (so that a store is ordered before the read of the peer's parked
+ * flag in {@link ProgressEngine#wakeup()}) and read volatile. Owned by the ranks that attached it (the job's
+ * shared map holds it only until all have).
+ */
+public final class NodeRegion
+{
+    private final int ranks;
+    private final int slotBytes;
+    private final byte[] memory;
+    private final UnsafeBuffer buffer;
+    private final AtomicReferenceArray<Object> posted;
+    private final AtomicReferenceArray<ProgressEngine> engines;
+    private final AtomicInteger attached = new AtomicInteger();
+
+    NodeRegion(final int ranks, final int slotBytes)
+    {
+        final long length = NodeRegionDescriptor.regionLength(ranks, slotBytes);
+        if (ranks < 1 || slotBytes % NodeRegionDescriptor.SLOT_ALIGNMENT != 0 || length > Integer.MAX_VALUE - 64)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "node collective region: " + ranks + " ranks of " + slotBytes +
+                "-byte slots do not fit a region (jmpi.coll.node.slot)");
+        }
+        this.ranks = ranks;
+        this.slotBytes = slotBytes;
+        this.memory = new byte[(int)length];
+        this.buffer = new UnsafeBuffer(memory);
+        this.posted = new AtomicReferenceArray<>(ranks);
+        this.engines = new AtomicReferenceArray<>(ranks);
+        buffer.putInt(NodeRegionDescriptor.VERSION_OFFSET, NodeRegionDescriptor.VERSION, NodeRegionDescriptor.BYTE_ORDER);
+        buffer.putInt(NodeRegionDescriptor.RANKS_OFFSET, ranks, NodeRegionDescriptor.BYTE_ORDER);
+        buffer.putInt(NodeRegionDescriptor.SLOT_BYTES_OFFSET, slotBytes, NodeRegionDescriptor.BYTE_ORDER);
+        buffer.putIntVolatile(NodeRegionDescriptor.MAGIC_OFFSET, NodeRegionDescriptor.MAGIC);
+    }
+
+    /**
+     * Attaches rank {@code rank} (with its engine) after checking the header against {@code expectedRanks};
+     * returns true for the last rank to attach.
+     */
+    boolean attach(final int rank, final int expectedRanks, final ProgressEngine engine)
+    {
+        final int magic = buffer.getIntVolatile(NodeRegionDescriptor.MAGIC_OFFSET);
+        final int version = buffer.getInt(NodeRegionDescriptor.VERSION_OFFSET, NodeRegionDescriptor.BYTE_ORDER);
+        final int headerRanks = buffer.getInt(NodeRegionDescriptor.RANKS_OFFSET, NodeRegionDescriptor.BYTE_ORDER);
+        final int headerSlot = buffer.getInt(NodeRegionDescriptor.SLOT_BYTES_OFFSET, NodeRegionDescriptor.BYTE_ORDER);
+        if (magic != NodeRegionDescriptor.MAGIC || version != NodeRegionDescriptor.VERSION || headerRanks != expectedRanks ||
+            headerSlot != slotBytes || headerSlot % NodeRegionDescriptor.SLOT_ALIGNMENT != 0 || rank < 0 || rank >= headerRanks)
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "node collective region: header magic=0x" + Integer.toHexString(magic) +
+                " version=" + version + " ranks=" + headerRanks + " slot=" + headerSlot + " does not fit rank " + rank + " of " +
+                expectedRanks);
+        }
+        if (!engines.compareAndSet(rank, null, engine))
+        {
+            throw new MpiException(ErrorClass.ERR_INTERN, "node collective region: rank " + rank + " attached twice");
+        }
+        return attached.incrementAndGet() == ranks;
+    }
+
+    int ranks()
+    {
+        return ranks;
+    }
+
+    int slotBytes()
+    {
+        return slotBytes;
+    }
+
+    /** The region as a buffer (slots are packed into and unpacked from it). */
+    UnsafeBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /** The array holding every slot (for the reduction kernels, which take arrays and offsets). */
+    byte[] memory()
+    {
+        return memory;
+    }
+
+    /** Offset in {@link #memory()} of {@code rank}'s slot (the array's base offset is 0 for a heap buffer). */
+    int slotOffset(final int rank)
+    {
+        return NodeRegionDescriptor.slotOffset(ranks, slotBytes, rank);
+    }
+
+    long arrive(final int rank)
+    {
+        return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + ARRIVE_OFFSET);
+    }
+
+    long done(final int rank)
+    {
+        return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + DONE_OFFSET);
+    }
+
+    long release(final int rank)
+    {
+        return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + RELEASE_OFFSET);
+    }
+
+    long length(final int rank)
+    {
+        return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + LENGTH_OFFSET);
+    }
+
+    void arrive(final int rank, final long call)
+    {
+        buffer.putLongVolatile(NodeRegionDescriptor.controlOffset(rank) + ARRIVE_OFFSET, call);
+    }
+
+    void done(final int rank, final long call)
+    {
+        buffer.putLongVolatile(NodeRegionDescriptor.controlOffset(rank) + DONE_OFFSET, call);
+    }
+
+    void release(final int rank, final long call)
+    {
+        buffer.putLongVolatile(NodeRegionDescriptor.controlOffset(rank) + RELEASE_OFFSET, call);
+    }
+
+    /** Plain store: always published by the arrive flag's volatile store that follows. */
+    void length(final int rank, final long length)
+    {
+        buffer.putLong(NodeRegionDescriptor.controlOffset(rank) + LENGTH_OFFSET, length);
+    }
+
+    /** The buffers {@code rank} posted for its current call (published by its arrive flag). */
+    Object posted(final int rank)
+    {
+        return posted.getPlain(rank);
+    }
+
+    void post(final int rank, final Object parts)
+    {
+        posted.setPlain(rank, parts);
+    }
+
+    /** Wakes every rank but {@code rank} (a flag they may wait for changed). */
+    void wakeOthers(final int rank)
+    {
+        for (int r = 0; r < ranks; r++)
+        {
+            if (r != rank)
+            {
+                final ProgressEngine e = engines.get(r);
+                if (e != null)
+                {
+                    e.wakeup();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package org.jmpi.internal.coll.node;
+
+import java.nio.ByteOrder;
+
+/**
+ * Layout of a communicator's node collective region ({@link NodeRegion}): a header, one control block per
+ * rank of the communicator, and one data slot per rank. Byte order: native (the region never leaves the
+ * node). Between threads of one JVM the region is a heap array; a mapped file across JVMs would use the same
+ * layout (not built yet, docs/status.md, issue 16).
+ *
+ * <pre>
+ *   Region:
+ *   +----------------------------------+  0
+ *   | header (below)                   |
+ *   +----------------------------------+  CONTROL_OFFSET
+ *   | control block of rank 0          |  CONTROL_LENGTH bytes each: every field is written by
+ *   | ...                              |  that rank only, read by all; two cache lines, so that
+ *   | control block of rank P-1        |  no two ranks' flags share one (nor its prefetched pair)
+ *   +----------------------------------+  slotsOffset(P)
+ *   | data slot of rank 0              |  slotBytes each (a multiple of SLOT_ALIGNMENT): packed
+ *   | ...                              |  data the rank posts for a call, written by that rank
+ *   | data slot of rank P-1            |  only, read by the others
+ *   +----------------------------------+  regionLength(P, slotBytes)
+ *
+ *   Header:
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *   |                       Magic "JMCR"                            |  0
+ *   +---------------------------------------------------------------+
+ *   |                       Layout Version                          |  4
+ *   +---------------------------------------------------------------+
+ *   |                        Rank Count P                           |  8
+ *   +---------------------------------------------------------------+
+ *   |                     Slot Length (bytes)                       | 12
+ *   +---------------------------------------------------------------+
+ *   |                 (reserved, to CONTROL_OFFSET)                 | 16
+ *   +---------------------------------------------------------------+
+ *
+ *   Control block of one rank (longs, written with ordered stores, read volatile):
+ *   +---------------------------------------------------------------+
+ *   |                 Arrive: last call posted                      |  0
+ *   |                                                               |
+ *   +---------------------------------------------------------------+
+ *   |            Done: last call finished reading peers             |  8
+ *   |                                                               |
+ *   +---------------------------------------------------------------+
+ *   |           Release: last barrier released (rank 0)             | 16
+ *   |                                                               |
+ *   +---------------------------------------------------------------+
+ *   | Length: bit 62 direct (buffers posted), bit 61 failed, low 32 | 24
+ *   | = bytes                                                       |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+
+ *   |                 (reserved, to CONTROL_LENGTH)                 | 32
+ *   +---------------------------------------------------------------+
+ * </pre>
+ * Calls are numbered 1, 2, ... per communicator (all ranks call its collectives in the same order); a flag
+ * holds the number of the last call it stands for, so a flag is never reset and consecutive calls never
+ * wait for a reset.
+ */
+public final class NodeRegionDescriptor
+{
+    public static final int MAGIC = 0x524D434A; // "JMCR" read as a little-endian int
+    public static final int VERSION = 1;
+    public static final ByteOrder BYTE_ORDER = ByteOrder.nativeOrder();
+
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = MAGIC_OFFSET + Integer.BYTES;
+    public static final int RANKS_OFFSET = VERSION_OFFSET + Integer.BYTES;
+    public static final int SLOT_BYTES_OFFSET = RANKS_OFFSET + Integer.BYTES;
+    /** The header takes a cache-line pair of its own. */
+    public static final int HEADER_LENGTH = 128;
+
+    public static final int CONTROL_OFFSET = HEADER_LENGTH;
+    public static final int ARRIVE_OFFSET = 0;
+    public static final int DONE_OFFSET = ARRIVE_OFFSET + Long.BYTES;
+    public static final int RELEASE_OFFSET = DONE_OFFSET + Long.BYTES;
+    public static final int LENGTH_OFFSET = RELEASE_OFFSET + Long.BYTES;
+    /** Two 64-byte cache lines per rank. */
+    public static final int CONTROL_LENGTH = 128;
+
+    public static final int SLOT_ALIGNMENT = 128;
+
+    /** Length field: the rank posted its buffers (direct copies) instead of data in its slot. */
+    public static final long LENGTH_DIRECT = 1L << 62;
+    /** Length field: the rank could not post its part (its own arguments failed); peers fail the call too. */
+    public static final long LENGTH_FAILED = 1L << 61;
+    /** Length field: the mask of the byte count. */
+    public static final long LENGTH_BYTES_MASK = 0xFFFF_FFFFL;
+
+    private NodeRegionDescriptor()
+    {
+    }
+
+    /** Offset of rank {@code rank}'s control block. */
+    public static int controlOffset(final int rank)
+    {
+        return CONTROL_OFFSET + rank * CONTROL_LENGTH;
+    }
+
+    /** Offset of the first data slot in a region of {@code ranks} ranks. */
+    public static int slotsOffset(final int ranks)
+    {
+        return CONTROL_OFFSET + ranks * CONTROL_LENGTH;
+    }
+
+    /** Offset of rank {@code rank}'s data slot. */
+    public static int slotOffset(final int ranks, final int slotBytes, final int rank)
+    {
+        return slotsOffset(ranks) + rank * slotBytes;
+    }
+
+    /** Total length of a region of {@code ranks} ranks with slots of {@code slotBytes}. */
+    public static long regionLength(final int ranks, final int slotBytes)
+    {
+        return slotsOffset(ranks) + (long)ranks * slotBytes;
+    }
+
+    /** {@code bytes} rounded up to {@link #SLOT_ALIGNMENT}. */
+    public static int alignSlot(final long bytes)
+    {
+        return (int)((Math.max(bytes, SLOT_ALIGNMENT) + SLOT_ALIGNMENT - 1) & -SLOT_ALIGNMENT);
+    }
+}
