@@ -87,7 +87,7 @@ public sealed class Intracomm extends Comm permits CartComm, GraphComm, DistGrap
             {
                 throw new MpiException(ErrorClass.ERR_ARG, "splitType: unknown split type " + splitType + " (TYPE_SHARED or UNDEFINED)");
             }
-            return wrap(Communicators.splitShared(state, state.services().processorName(), key));
+            return wrap(Communicators.splitShared(state, key));
         });
     }
 

@@ -1,8 +1,5 @@
 package org.jmpi.internal.comm;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -15,6 +12,7 @@ import org.jmpi.MpiException;
 import org.jmpi.internal.coll.CollContext;
 import org.jmpi.internal.coll.Collectives;
 import org.jmpi.internal.pt2pt.CommState;
+import org.jmpi.internal.rank.RankServices;
 
 /**
  * Making communicators: every new one gets a context-id pair (point-to-point, collective) that no member
@@ -93,38 +91,20 @@ public final class Communicators
     }
 
     /**
-     * MPI_Comm_split_type(SHARED): ranks of one node. Ranks hash their processor name, allgather the hashes,
-     * and split with the lowest rank of equal hash as colour.
+     * MPI_Comm_split_type(SHARED): the ranks of one node, by the node identity every rank published at init
+     * ({@code jmpi.node} from the launcher, else the host name). Each rank finds the colour alone (the lowest
+     * rank of {@code c} on its node), so the split needs no exchange beyond its own.
      */
-    public static CommState splitShared(final CommState c, final String processorName, final int key)
+    public static CommState splitShared(final CommState c, final int key)
     {
-        final long[] mine = {hash(processorName)};
-        final long[] all = new long[c.size()];
-        Collectives.allgather(c, mine, 0, 1, Datatype.LONG, all, 0, 1, Datatype.LONG).start().await();
+        final RankServices services = c.services();
+        final String mine = services.nodeOf(c.worldRank(c.rank()));
         int color = 0;
-        while (all[color] != mine[0])
+        while (!services.nodeOf(c.worldRank(color)).equals(mine))
         {
             color++;
         }
         return split(c, color, key);
-    }
-
-    private static long hash(final String name)
-    {
-        try
-        {
-            final byte[] d = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
-            long h = 0;
-            for (int i = 0; i < 8; i++)
-            {
-                h = (h << 8) | (d[i] & 0xFF);
-            }
-            return h;
-        }
-        catch (final NoSuchAlgorithmException ex)
-        {
-            throw new MpiException(ErrorClass.ERR_INTERN, "SHA-256 unavailable", ex);
-        }
     }
 
     /** The rank of each group member in {@code c}; ERR_GROUP if one is not a member of c. */

@@ -22,6 +22,7 @@ public final class RankServices
     private final Params params;
     private final ConcurrentMap<String, Object> jobShared;
     private final String processorName;
+    private final String[] nodes;
     private final ContextIdPool contextIds;
     private final ContextRegistry contexts = new ContextRegistry();
     private final ConcurrentHashMap<Class<?>, Object> components = new ConcurrentHashMap<>();
@@ -35,6 +36,17 @@ public final class RankServices
     public RankServices(final int worldRank, final Params params, final ConcurrentMap<String, Object> jobShared,
         final String processorName, final int firstFreeContext)
     {
+        this(worldRank, params, jobShared, processorName, firstFreeContext, null);
+    }
+
+    /**
+     * @param nodes the node identity of every world rank ({@code jmpi.node}, given by the launcher, else the host
+     *              name), or {@code null} when all share this rank's processor name.
+     */
+    public RankServices(final int worldRank, final Params params, final ConcurrentMap<String, Object> jobShared,
+        final String processorName, final int firstFreeContext, final String[] nodes)
+    {
+        this.nodes = nodes;
         this.worldRank = worldRank;
         this.params = params;
         this.jobShared = jobShared;
@@ -66,6 +78,15 @@ public final class RankServices
     {
         assert jobShared != null : "jobShared() outside an in-JVM job";
         return jobShared;
+    }
+
+    /**
+     * The node identity of world rank {@code rank}: what split_type SHARED groups by. The launcher names each host's
+     * node ({@code jmpi.node}), so ranks on two network namespaces of one machine are on two nodes.
+     */
+    public String nodeOf(final int rank)
+    {
+        return nodes == null ? processorName : nodes[rank];
     }
 
     /** This node's name, as MPI_Get_processor_name gives it. */

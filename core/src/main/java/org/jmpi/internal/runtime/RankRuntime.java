@@ -216,7 +216,7 @@ public final class RankRuntime
             oneJvm &= jvms[r].split("#")[0].equals(jvms[rank].split("#")[0]);
         }
         services = new RankServices(rank, params, rankContext != null && oneJvm ? rankContext.job().shared() : null, processorName,
-            FIRST_FREE_CONTEXT);
+            FIRST_FREE_CONTEXT, nodes.clone());
         // A freed communicator's context drops the frames no receive takes, until the id may be chosen again.
         services.contexts().hooks(protocol::contextClosed, protocol::contextOpened);
         // The one-sided layer registers its frame handlers before any peer can send it a frame (the fence below).

@@ -5,6 +5,7 @@ import org.agrona.UnsafeApi;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.spi.PeerMemory;
+import org.jmpi.spi.PeerWaker;
 
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
@@ -44,10 +45,13 @@ final class ArenaPeerMemory implements PeerMemory
     private final int[] freeSlots;
     private int freeCount;
     private long generation;
+    /** Rings a peer's doorbell (the frame transport's), or null when it has none. */
+    private final PeerWaker waker;
 
-    ArenaPeerMemory(final Arena arena)
+    ArenaPeerMemory(final Arena arena, final PeerWaker waker)
     {
         this.arena = arena;
+        this.waker = waker;
         this.stats = arena.stats();
         this.slotCount = arena.config().slotCount();
         this.ownTable = arena.table(arena.localIndex());
@@ -195,10 +199,14 @@ final class ArenaPeerMemory implements PeerMemory
             " (read by rank " + arena.rank() + ")");
     }
 
+    /** Rings the peer's doorbell through the frame transport (shm), when it has one; else the peer sees the write at its next poll. */
     @Override
     public void wake(final int peerRank)
     {
-        // No cross-JVM wake-up yet (issue 12, item 4): a parked peer sees the write at its next poll.
+        if (waker != null)
+        {
+            waker.wake(peerRank);
+        }
     }
 
     @Override

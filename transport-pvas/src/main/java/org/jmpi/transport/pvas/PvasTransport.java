@@ -4,6 +4,7 @@ import org.jmpi.spi.ArenaMemory;
 import org.jmpi.spi.FrameHandler;
 import org.jmpi.spi.FrameWriter;
 import org.jmpi.spi.PeerMemory;
+import org.jmpi.spi.PeerWaker;
 import org.jmpi.spi.Transport;
 
 /**
@@ -25,7 +26,7 @@ final class PvasTransport implements Transport
     {
         this.frames = frames;
         this.arena = arena;
-        this.peerMemory = new ArenaPeerMemory(arena);
+        this.peerMemory = new ArenaPeerMemory(arena, frames.feature(PeerWaker.class));
     }
 
     @Override

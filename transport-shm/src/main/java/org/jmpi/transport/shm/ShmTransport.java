@@ -8,6 +8,7 @@ import org.jmpi.spi.Bootstrap;
 import org.jmpi.spi.Doorbell;
 import org.jmpi.spi.FrameHandler;
 import org.jmpi.spi.FrameWriter;
+import org.jmpi.spi.PeerWaker;
 import org.jmpi.spi.Transport;
 import org.jmpi.spi.TransportContext;
 
@@ -293,11 +294,28 @@ public final class ShmTransport implements Transport
         return true;
     }
 
-    /** This rank's doorbell: peers in other JVMs wake its engine through it (null where futexes are unavailable). */
+    /**
+     * This rank's doorbell, through which peers in other JVMs wake its engine, and the waker that rings a peer's
+     * (both null where futexes are unavailable).
+     */
     @Override
     public <T> T feature(final Class<T> type)
     {
-        return type == Doorbell.class ? type.cast(doorbell) : null;
+        if (type == Doorbell.class)
+        {
+            return type.cast(doorbell);
+        }
+        return type == PeerWaker.class && doorbell != null ? type.cast((PeerWaker)this::wakePeer) : null;
+    }
+
+    private void wakePeer(final int worldRank)
+    {
+        final int peer = worldRank >= 0 && worldRank < localIndexByWorld.length ? localIndexByWorld[worldRank] : -1;
+        final ShmDoorbell bell = peer < 0 ? null : doorbellByLocal[peer];
+        if (bell != null)
+        {
+            bell.ring();
+        }
     }
 
     @Override
