@@ -91,7 +91,7 @@ public final class Win implements AutoCloseable
         this.info = info == null ? new Info() : info;
         this.sharedParts = sharedParts;
         final int records = Window.recordLongs();
-        this.window = new Window(comm.state, memory, dispUnit, mine ->
+        this.window = new Window(comm.state, memory, dispUnit, flavor == Flavor.DYNAMIC, mine ->
         {
             final long[] all = new long[records * comm.size()];
             comm.allgather(mine, 0, records, Datatype.LONG, all, 0, records, Datatype.LONG);
@@ -164,13 +164,30 @@ public final class Win implements AutoCloseable
     private Win sharedBlock;
 
     /**
-     * MPI_Win_create_dynamic: not yet in jmpi.
-     *
-     * @throws UnsupportedOperationException always: dynamic windows (attach/detach) are issue 18's remaining part.
+     * MPI_Win_create_dynamic: a window without memory; each rank attaches memory later ({@link #attach}) and tells its
+     * peers the address attach returned. The displacement of a dynamic window's target is such an address plus a
+     * byte offset (its disp unit is 1). Collective.
      */
     public static Win createDynamic(final Info info, final Intracomm comm)
     {
-        throw new UnsupportedOperationException("Win.createDynamic: dynamic windows (attach/detach) are not built yet (issue 18)");
+        return make("Win.createDynamic", comm, 1, () -> null, info, Flavor.DYNAMIC, null);
+    }
+
+    /**
+     * MPI_Win_attach: exposes {@code memory} (a primitive array or a ByteBuffer) in this dynamic window; returns the
+     * displacement of its byte 0 for peers (send it to them; they may use it after a synchronisation).
+     *
+     * @throws MpiException ERR_RMA_FLAVOR on a window that is not dynamic; ERR_RMA_ATTACH when already attached.
+     */
+    public long attach(final Object memory)
+    {
+        return call("Win.attach", () -> window.attach("Win.attach", memory));
+    }
+
+    /** MPI_Win_detach: ends {@code memory}'s attachment. */
+    public void detach(final Object memory)
+    {
+        call("Win.detach", () -> window.detach("Win.detach", memory));
     }
 
     private static void checkSize(final String call, final long sizeBytes, final Intracomm comm)

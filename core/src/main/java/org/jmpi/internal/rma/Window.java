@@ -31,7 +31,7 @@ import org.jmpi.internal.reduce.Kernels;
  * target has grown; complete waits for the operations to those targets, then adds 1 to each target's complete
  * counter for this rank; wait and test read those counters. Counters are cumulative, so epochs never mix.</li>
  * <li><b>Locks</b> (passive target): a lock word at the target, changed only by remote atomics. Exclusive: compare-
- * and-swap 0 to {@link #EXCLUSIVE}. Shared: fetch-and-add 1, and back off (add -1) if a writer holds it. Retries
+ * and-swap 0 to {@link Control#EXCLUSIVE}. Shared: fetch-and-add 1, and back off (add -1) if a writer holds it. Retries
  * idle on the engine, which keeps serving the window's frames. Unlock waits for the operations, then releases.
  * The target takes no part: through peer memory nothing of it runs; through frames its engine applies them
  * whenever it polls (with asynchronous progress, while the application computes).</li>
@@ -42,10 +42,8 @@ import org.jmpi.internal.reduce.Kernels;
  */
 public final class Window
 {
-    /** The lock word's exclusive holder bit. */
-    static final long EXCLUSIVE = 1L << 40;
     /** Longs of one rank's record in the exchange at create. */
-    private static final int RECORD = 2 * RegionKey.LONGS + 4;
+    private static final int RECORD = 3 * RegionKey.LONGS + 3;
     private static final long BYTES = UnsafeApi.arrayBaseOffset(byte[].class);
 
     /** Lock types (MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED). */
@@ -59,19 +57,18 @@ public final class Window
     private final int size;
     private final Object memory;
     private final Region region;
-    private final long[] control;
-    private final Region controlRegion;
+    private final Control control;
+    /** The attachments of a dynamic window, or null. */
+    private final Directory directory;
+    /** The attachment the last {@link #checkTarget} found (dynamic windows), read by the operation it checked. */
+    private Directory.Entry checked;
     private final RegionKey[] keys;
-    private final RegionKey[] controlKeys;
     private final long[] sizes;
     private final int[] dispUnits;
     /** Per rank: its memory's element type, or null for a ByteBuffer (any type). */
     private final Datatype[] elementTypes;
     private final RemoteRegion[] resolved;
-    private final RemoteRegion[] resolvedControl;
     private final ArrayList<Completion>[] inFlight;
-    private final long[] postsSeen;
-    private final long[] completesSeen;
     private final int[] lockHeld;
     private boolean lockAll;
     private boolean fenceOpen;
@@ -87,6 +84,13 @@ public final class Window
     @SuppressWarnings("unchecked")
     public Window(final CommState comm, final Object memory, final int dispUnit, final UnaryOperator<long[]> allgather)
     {
+        this(comm, memory, dispUnit, false, allgather);
+    }
+
+    /** As {@link #Window(CommState, Object, int, UnaryOperator)}; {@code dynamic}: no memory, attachments later. */
+    public Window(final CommState comm, final Object memory, final int dispUnit, final boolean dynamic,
+        final UnaryOperator<long[]> allgather)
+    {
         this.comm = comm;
         this.engine = comm.engine();
         this.oneSided = comm.services().component(OneSided.class);
@@ -94,40 +98,44 @@ public final class Window
         this.size = comm.size();
         this.memory = memory;
         final BufferView view = memory == null ? null : Region.addressable(memory, "window memory");
-        this.control = new long[2 * size + 1];
         this.region = memory == null ? null : engine.call(() -> oneSided.register(memory));
-        this.controlRegion = engine.call(() -> oneSided.register(control));
+        this.control = new Control(comm, oneSided);
+        this.directory = dynamic ? new Directory(oneSided, engine) : null;
         final long[] mine = new long[RECORD];
         (region == null ? RegionKey.NONE : region.key()).toLongs(mine, 0);
-        controlRegion.key().toLongs(mine, RegionKey.LONGS);
-        mine[2 * RegionKey.LONGS] = view == null ? 0 : view.capacityBytes();
-        mine[2 * RegionKey.LONGS + 1] = dispUnit;
-        mine[2 * RegionKey.LONGS + 2] = view == null || view.byteAddressed() ? -1 : elementIndex(view.elementType());
+        control.key().toLongs(mine, RegionKey.LONGS);
+        (directory == null ? RegionKey.NONE : directory.key()).toLongs(mine, 2 * RegionKey.LONGS);
+        mine[3 * RegionKey.LONGS] = view == null ? 0 : view.capacityBytes();
+        mine[3 * RegionKey.LONGS + 1] = dispUnit;
+        mine[3 * RegionKey.LONGS + 2] = view == null || view.byteAddressed() ? -1 : Directory.elementIndex(view.elementType());
         final long[] all = allgather.apply(mine);
         keys = new RegionKey[size];
-        controlKeys = new RegionKey[size];
+        final RegionKey[] controlKeys = new RegionKey[size];
         sizes = new long[size];
         dispUnits = new int[size];
         elementTypes = new Datatype[size];
+        final RegionKey[] tables = new RegionKey[size];
         for (int r = 0; r < size; r++)
         {
             final int at = r * RECORD;
             keys[r] = RegionKey.fromLongs(all, at);
             controlKeys[r] = RegionKey.fromLongs(all, at + RegionKey.LONGS);
-            sizes[r] = all[at + 2 * RegionKey.LONGS];
-            dispUnits[r] = (int)all[at + 2 * RegionKey.LONGS + 1];
-            final int element = (int)all[at + 2 * RegionKey.LONGS + 2];
-            elementTypes[r] = element < 0 ? null : ELEMENTS[element];
+            tables[r] = RegionKey.fromLongs(all, at + 2 * RegionKey.LONGS);
+            sizes[r] = all[at + 3 * RegionKey.LONGS];
+            dispUnits[r] = (int)all[at + 3 * RegionKey.LONGS + 1];
+            elementTypes[r] = Directory.element((int)all[at + 3 * RegionKey.LONGS + 2]);
+        }
+        control.peers(controlKeys);
+        if (directory != null)
+        {
+            directory.peers(tables);
         }
         resolved = new RemoteRegion[size];
-        resolvedControl = new RemoteRegion[size];
         inFlight = new ArrayList[size];
         for (int r = 0; r < size; r++)
         {
             inFlight[r] = new ArrayList<>();
         }
-        postsSeen = new long[size];
-        completesSeen = new long[size];
         lockHeld = new int[size];
     }
 
@@ -135,21 +143,6 @@ public final class Window
     public static int recordLongs()
     {
         return RECORD;
-    }
-
-    private static final Datatype[] ELEMENTS = {Datatype.BYTE, Datatype.SHORT, Datatype.CHAR, Datatype.INT, Datatype.LONG,
-        Datatype.FLOAT, Datatype.DOUBLE, Datatype.BOOLEAN};
-
-    private static int elementIndex(final Datatype type)
-    {
-        for (int i = 0; i < ELEMENTS.length; i++)
-        {
-            if (ELEMENTS[i] == type)
-            {
-                return i;
-            }
-        }
-        throw new MpiException(ErrorClass.ERR_BUFFER, "window memory of element type " + type + " is not supported");
     }
 
     /** The memory this rank exposes (null for none). */
@@ -195,10 +188,11 @@ public final class Window
             return Completion.DONE;
         }
         final boolean plain = plain(originType, targetType, src);
+        final Directory.Entry e = checked;
         return track(target, engine.call(() -> plain ?
-            oneSided.put(target(target), targetByte + targetType.trueLb(), src.view(),
+            oneSided.put(place(target, e), targetByte + targetType.trueLb(), src.view(),
                 (long)originOffset * src.view().elementSize() + originType.trueLb(), src.totalBytes()) :
-            oneSided.winOps().put(target(target), targetByte, targetCount, targetType, src)));
+            oneSided.winOps().put(place(target, e), targetByte, targetCount, targetType, src)));
     }
 
     /** MPI_Get (and MPI_Rget). */
@@ -213,10 +207,11 @@ public final class Window
             return Completion.DONE;
         }
         final boolean plain = plain(originType, targetType, dst);
+        final Directory.Entry e = checked;
         return track(target, engine.call(() -> plain ?
-            oneSided.get(target(target), targetByte + targetType.trueLb(), dst.view(),
+            oneSided.get(place(target, e), targetByte + targetType.trueLb(), dst.view(),
                 (long)originOffset * dst.view().elementSize() + originType.trueLb(), dst.totalBytes()) :
-            oneSided.winOps().get(target(target), targetByte, targetCount, targetType, dst)));
+            oneSided.winOps().get(place(target, e), targetByte, targetCount, targetType, dst)));
     }
 
     /**
@@ -267,8 +262,9 @@ public final class Window
         }
         final byte[] data = in;
         final Convertor fetched = res;
+        final Directory.Entry e = checked;
         return track(target, engine.call(() ->
-            oneSided.winOps().accumulate(target(target), targetByte, targetCount, targetType, op, data, fetched)));
+            oneSided.winOps().accumulate(place(target, e), targetByte, targetCount, targetType, op, data, fetched)));
     }
 
     /** MPI_Compare_and_swap: one element of a predefined type. */
@@ -285,7 +281,8 @@ public final class Window
         Convertor.create(BufferView.of(compare, call + ": compare buffer"), compareOffset, 1, type).pack(data, BYTES + unit, unit);
         final Convertor res = Convertor.createForReceive(BufferView.of(result, call + ": result buffer"), resultOffset, 1, type);
         final long targetByte = checkTarget(call, target, disp, 1, type, unit);
-        return track(target, engine.call(() -> oneSided.winOps().compareAndSwap(target(target), targetByte, type, data, res)));
+        final Directory.Entry e = checked;
+        return track(target, engine.call(() -> oneSided.winOps().compareAndSwap(place(target, e), targetByte, type, data, res)));
     }
 
     /** Contiguous on both sides with the same basic layout: the untyped layer moves it (and may use remote memory). */
@@ -330,7 +327,9 @@ public final class Window
             throw new MpiException(ErrorClass.ERR_TYPE, call + ": origin data (" + originBytes + " bytes) and target data (" +
                 targetCount + " x " + targetType.name() + " = " + total + " bytes) differ in size");
         }
-        final Datatype element = elementTypes[target];
+        checked = directory == null ? null : directory.lookup(call, target, comm.worldRank(target), disp);
+        final Datatype element = checked == null ? elementTypes[target] : checked.element;
+        final long limit = checked == null ? sizes[target] : checked.key.lengthBytes();
         final Datatype basic = targetType.basicType();
         if (element != null && total > 0 && (basic == null || component(basic) != element))
         {
@@ -338,7 +337,7 @@ public final class Window
                 "'s window memory of " + element.name() + " elements (a ByteBuffer window takes any type)");
         }
         final long unit = dispUnits[target];
-        final long targetByte = Math.multiplyExact(disp, unit);
+        final long targetByte = checked == null ? Math.multiplyExact(disp, unit) : Directory.offset(disp);
         if (element != null && targetByte % element.size() != 0)
         {
             throw new MpiException(ErrorClass.ERR_DISP, call + ": displacement " + disp + " x disp unit " + unit + " = byte " + targetByte +
@@ -349,11 +348,11 @@ public final class Window
             final long span = (targetCount - 1) * targetType.extent();
             final long lo = targetByte + targetType.trueLb() + Math.min(0, span);
             final long hi = targetByte + targetType.trueUb() + Math.max(0, span);
-            if (lo < 0 || hi > sizes[target])
+            if (lo < 0 || hi > limit)
             {
                 throw new MpiException(ErrorClass.ERR_RMA_RANGE, call + ": target bytes [" + lo + ", " + hi + ") (displacement " + disp +
                     " x disp unit " + unit + ", " + targetCount + " x " + targetType.name() + ") outside rank " + target + "'s window of " +
-                    sizes[target] + " bytes");
+                    limit + " bytes");
             }
         }
         return targetByte;
@@ -394,6 +393,12 @@ public final class Window
         return c;
     }
 
+    /** Engine thread: the region an operation checked by {@link #checkTarget} goes to. */
+    private RemoteRegion place(final int r, final Directory.Entry e)
+    {
+        return e == null ? target(r) : e.region(oneSided, comm.worldRank(r));
+    }
+
     /** Engine thread: rank {@code r}'s window memory, resolved once. */
     private RemoteRegion target(final int r)
     {
@@ -406,18 +411,37 @@ public final class Window
         return rr;
     }
 
-    private RemoteRegion controlOf(final int r)
+    // ------------------------------------------------------------------------------------------ completion
+
+    private void forget()
     {
-        RemoteRegion rr = resolvedControl[r];
-        if (rr == null)
+        if (directory != null)
         {
-            rr = oneSided.resolve(comm.worldRank(r), controlKeys[r]);
-            resolvedControl[r] = rr;
+            directory.forget();
         }
-        return rr;
     }
 
-    // ------------------------------------------------------------------------------------------ completion
+    /** MPI_Win_attach (dynamic windows): returns the address of {@code memory}'s byte 0, the displacement peers use. */
+    public long attach(final String call, final Object memory)
+    {
+        checkLive(call);
+        if (directory == null)
+        {
+            throw new MpiException(ErrorClass.ERR_RMA_FLAVOR, call + ": only a dynamic window takes attachments");
+        }
+        return directory.attach(call, memory);
+    }
+
+    /** MPI_Win_detach. */
+    public void detach(final String call, final Object memory)
+    {
+        checkLive(call);
+        if (directory == null)
+        {
+            throw new MpiException(ErrorClass.ERR_RMA_FLAVOR, call + ": only a dynamic window takes attachments");
+        }
+        directory.detach(call, memory);
+    }
 
     /** Waits for every operation to {@code target} (MPI_Win_flush and flush_local: remote completion implies local). */
     public void flush(final String call, final int target)
@@ -432,6 +456,7 @@ public final class Window
             throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": no passive-target epoch (lock or lockAll) to rank " + target + " is open");
         }
         complete(target);
+        forget();
     }
 
     /** Waits for every operation to every target (flush_all, flush_local_all). */
@@ -518,6 +543,7 @@ public final class Window
         }
         completeAll();
         fenceOpen = succeed;
+        forget();
     }
 
     private boolean anyLock()
@@ -542,15 +568,7 @@ public final class Window
         }
         checkGroup(call, group);
         postGroup = group.clone();
-        final Completion[] signals = engine.call(() ->
-        {
-            final Completion[] out = new Completion[group.length];
-            for (int i = 0; i < group.length; i++)
-            {
-                out[i] = oneSided.add(controlOf(group[i]), 8L * rank, 1);
-            }
-            return out;
-        });
+        final Completion[] signals = control.post(group);
         for (int i = 0; i < group.length; i++)
         {
             track(group[i], signals[i]);
@@ -570,13 +588,10 @@ public final class Window
             fenceOpen = false;
         }
         checkGroup(call, group);
-        for (final int t : group)
-        {
-            final long want = ++postsSeen[t];
-            engine.await(() -> controlRegion.loadLong(8L * t) >= want);
-        }
+        control.awaitPosts(group);
         startGroup = group.clone();
         inStart = new boolean[size];
+        forget();
         for (final int t : group)
         {
             inStart[t] = true;
@@ -598,15 +613,7 @@ public final class Window
         {
             complete(t);
         }
-        final Completion[] signals = engine.call(() ->
-        {
-            final Completion[] out = new Completion[group.length];
-            for (int i = 0; i < group.length; i++)
-            {
-                out[i] = oneSided.add(controlOf(group[i]), 8L * (size + rank), 1);
-            }
-            return out;
-        });
+        final Completion[] signals = control.complete(group);
         for (int i = 0; i < group.length; i++)
         {
             track(group[i], signals[i]);
@@ -624,38 +631,23 @@ public final class Window
         final int[] group = postGroup;
         if (block)
         {
-            engine.await(() -> allCompleted(group));
+            engine.await(() -> control.completed(group));
         }
-        else if (!allCompleted(group))
+        else if (!control.completed(group))
         {
             engine.pollOnce();
-            if (!allCompleted(group))
+            if (!control.completed(group))
             {
                 return false;
             }
         }
-        for (final int o : group)
-        {
-            completesSeen[o]++;
-        }
+        control.consumeCompletes(group);
         postGroup = null;
         for (final int o : group)
         {
             complete(o);
         }
         VarHandle.fullFence();
-        return true;
-    }
-
-    private boolean allCompleted(final int[] group)
-    {
-        for (final int o : group)
-        {
-            if (controlRegion.loadLong(8L * (size + o)) <= completesSeen[o])
-            {
-                return false;
-            }
-        }
         return true;
     }
 
@@ -690,9 +682,10 @@ public final class Window
         }
         if (!noCheck)
         {
-            acquire(target, lockType == LOCK_EXCLUSIVE);
+            control.acquire(target, lockType == LOCK_EXCLUSIVE);
         }
         lockHeld[target] = noCheck ? -lockType : lockType;
+        forget();
     }
 
     /** MPI_Win_unlock: completes the operations to {@code target} and releases its lock. */
@@ -708,7 +701,7 @@ public final class Window
         complete(target);
         if (held > 0)
         {
-            release(target, held == LOCK_EXCLUSIVE);
+            control.release(target, held == LOCK_EXCLUSIVE);
         }
     }
 
@@ -724,11 +717,12 @@ public final class Window
         {
             for (int t = 0; t < size; t++)
             {
-                acquire(t, false);
+                control.acquire(t, false);
             }
         }
         lockAll = true;
         lockAllChecked = !noCheck;
+        forget();
     }
 
     private boolean lockAllChecked;
@@ -747,64 +741,8 @@ public final class Window
         {
             for (int t = 0; t < size; t++)
             {
-                release(t, false);
+                control.release(t, false);
             }
-        }
-    }
-
-    private void acquire(final int target, final boolean exclusive)
-    {
-        final long lockByte = 16L * size;
-        final long[] witness = new long[1];
-        long backoffNs = 1_000;
-        while (true)
-        {
-            final Completion c;
-            if (exclusive)
-            {
-                final byte[] data = new byte[16];
-                UnsafeApi.putLong(data, BYTES, EXCLUSIVE);
-                final Convertor res = Convertor.createForReceive(BufferView.of(witness, "lock"), 0, 1, Datatype.LONG);
-                c = engine.call(() -> oneSided.winOps().compareAndSwap(controlOf(target), lockByte, Datatype.LONG, data, res));
-                engine.await(c::isDone);
-                rethrow(c);
-                if (witness[0] == 0)
-                {
-                    return;
-                }
-            }
-            else
-            {
-                c = engine.call(() -> oneSided.fetchAndAdd(controlOf(target), lockByte, 1));
-                engine.await(c::isDone);
-                rethrow(c);
-                if (c.value() < EXCLUSIVE)
-                {
-                    return;
-                }
-                final Completion undo = engine.call(() -> oneSided.fetchAndAdd(controlOf(target), lockByte, -1));
-                engine.await(undo::isDone);
-                rethrow(undo);
-            }
-            final long until = System.nanoTime() + backoffNs;
-            engine.await(() -> System.nanoTime() >= until);
-            backoffNs = Math.min(backoffNs * 2, 1_000_000);
-        }
-    }
-
-    private void release(final int target, final boolean exclusive)
-    {
-        final long lockByte = 16L * size;
-        final Completion c = engine.call(() -> oneSided.fetchAndAdd(controlOf(target), lockByte, exclusive ? -EXCLUSIVE : -1));
-        engine.await(c::isDone);
-        rethrow(c);
-    }
-
-    private static void rethrow(final Completion c)
-    {
-        if (c.failure() != null)
-        {
-            throw c.failure();
         }
     }
 
@@ -842,7 +780,11 @@ public final class Window
             {
                 oneSided.deregister(region);
             }
-            oneSided.deregister(controlRegion);
+            control.deregister();
+            if (directory != null)
+            {
+                directory.release();
+            }
             return null;
         });
     }

@@ -458,7 +458,10 @@ class WinTest
                 win.fence(Win.MODE_NOSUCCEED);
                 assertEquals(2 - world.rank(), mine.get(23));
             }
-            assertThrows(UnsupportedOperationException.class, () -> Win.createDynamic(null, world));
+            try (Win win = Win.create(new byte[4], 1, null, world))
+            {
+                assertEquals(ErrorClass.ERR_RMA_FLAVOR, assertThrows(MpiException.class, () -> win.attach(new byte[4])).errorClass());
+            }
         });
     }
 
@@ -498,6 +501,49 @@ class WinTest
                 assertEquals(((rank + 1) % size) * 11L, got[0]);
                 win.unlockAll();
                 world.barrier();
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3})
+    void shouldReachAttachedMemoryOfDynamicWindows(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int rank = world.rank();
+            final int right = (rank + 1) % size;
+            final int left = (rank + size - 1) % size;
+            try (Win win = Win.createDynamic(null, world))
+            {
+                assertEquals(Win.Flavor.DYNAMIC, win.flavor());
+                assertEquals(0, win.size());
+                final double[] first = new double[8];
+                final ByteBuffer second = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder());
+                final long[] mine = {win.attach(first), win.attach(second)};
+                assertEquals(ErrorClass.ERR_RMA_ATTACH, assertThrows(MpiException.class, () -> win.attach(first)).errorClass());
+                final long[] addresses = new long[2 * size];
+                world.allgather(mine, 0, 2, Datatype.LONG, addresses, 0, 2, Datatype.LONG);
+                win.fence(0);
+                win.put(new double[] {rank + 0.25, rank + 0.5}, 0, 2, Datatype.DOUBLE, right, addresses[2 * right] + 8 * 3, 2, Datatype.DOUBLE);
+                win.put(new long[] {rank * 7L}, 0, 1, Datatype.LONG, right, addresses[2 * right + 1] + 16, 1, Datatype.LONG);
+                win.accumulate(new double[] {1}, 0, 1, Datatype.DOUBLE, right, addresses[2 * right], 1, Datatype.DOUBLE, Op.SUM);
+                assertEquals(ErrorClass.ERR_RMA_RANGE, assertThrows(MpiException.class, () -> win.put(new double[1], 0, 1, Datatype.DOUBLE,
+                    right, addresses[2 * right] + 64, 1, Datatype.DOUBLE)).errorClass(), "past the end of the attachment");
+                assertEquals(ErrorClass.ERR_RMA_RANGE, assertThrows(MpiException.class, () -> win.put(new double[1], 0, 1, Datatype.DOUBLE,
+                    right, 5, 1, Datatype.DOUBLE)).errorClass(), "not an attached address");
+                win.fence(0);
+                assertEquals(left + 0.25, first[3]);
+                assertEquals(left + 0.5, first[4]);
+                assertEquals(1, first[0]);
+                assertEquals(left * 7L, second.getLong(16));
+                win.detach(second);
+                assertEquals(ErrorClass.ERR_RMA_ATTACH, assertThrows(MpiException.class, () -> win.detach(second)).errorClass());
+                win.fence(0);
+                assertEquals(ErrorClass.ERR_RMA_RANGE, assertThrows(MpiException.class, () -> win.put(new long[1], 0, 1, Datatype.LONG,
+                    right, addresses[2 * right + 1], 1, Datatype.LONG)).errorClass(), "detached");
+                win.fence(Win.MODE_NOSUCCEED);
+                win.detach(first);
             }
         });
     }
