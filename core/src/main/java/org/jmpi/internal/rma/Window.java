@@ -223,6 +223,15 @@ public final class Window
         final int target, final long disp, final int targetCount, final Datatype targetType, final Op op)
     {
         Kernels.check(call, op, targetType);
+        if (result != null && targetCount == 1 && op.isPredefined() && targetType.isPredefined() && targetType == originType &&
+            targetType == resultType && originCount == 1 && resultCount == 1)
+        {
+            final Completion done = fetchAndOpDirect(call, origin, originOffset, result, resultOffset, target, disp, targetType, op);
+            if (done != null)
+            {
+                return done;
+            }
+        }
         if (!op.isPredefined())
         {
             throw new MpiException(ErrorClass.ERR_OP, call + ": one-sided accumulates take predefined ops only (MPI 4.1 §12.3.4), not a user op");
@@ -265,6 +274,35 @@ public final class Window
         final Directory.Entry e = checked;
         return track(target, engine.call(() ->
             oneSided.winOps().accumulate(place(target, e), targetByte, targetCount, targetType, op, data, fetched)));
+    }
+
+    /**
+     * MPI_Fetch_and_op's common case on the direct path: one element of a basic type between arrays of that type,
+     * without cursors or staging. Null when it does not apply (the general path then checks and runs it).
+     */
+    private Completion fetchAndOpDirect(final String call, final Object origin, final int originOffset, final Object result,
+        final int resultOffset, final int target, final long disp, final Datatype type, final Op op)
+    {
+        final BufferView res = BufferView.of(result, call + ": result buffer");
+        final BufferView src = op.code() == Op.CODE_NO_OP ? res : BufferView.of(origin, call + ": origin buffer");
+        final long unit = type.size();
+        if (!suits(res, type, resultOffset) || !suits(src, type, originOffset) || res.readOnly())
+        {
+            return null;
+        }
+        final long targetByte = checkTarget(call, target, disp, 1, type, unit);
+        final Directory.Entry e = checked;
+        final boolean done = engine.call(() -> oneSided.winOps().fetchAndOpDirect(place(target, e), targetByte, type, op, src,
+            originOffset * src.elementSize(), res, resultOffset * res.elementSize()));
+        return done ? Completion.DONE : null;
+    }
+
+    /** Whether element {@code offset} of {@code view} holds one {@code type} (an array of that type, or bytes). */
+    private static boolean suits(final BufferView view, final Datatype type, final int offset)
+    {
+        return view.indirect() == null && !view.swapBytes() && offset >= 0 &&
+            (view.byteAddressed() || view.elementType() == type) &&
+            (long)offset * view.elementSize() + type.size() <= view.capacityBytes();
     }
 
     /** MPI_Compare_and_swap: one element of a predefined type. */
