@@ -176,6 +176,7 @@ final class Control
 
     private Completion finish(final Completion c)
     {
+        c.wakeOnDone(Thread.currentThread());
         engine.await(c::isDone);
         if (c.failure() != null)
         {

@@ -159,6 +159,7 @@ final class Directory
                 }
                 return oneSided.get(peerResolved[target], slot * ENTRY * 8, Region.addressable(entry, "directory"), 0, ENTRY * 8L);
             });
+            c.wakeOnDone(Thread.currentThread());
             engine.await(c::isDone);
             if (c.failure() != null)
             {

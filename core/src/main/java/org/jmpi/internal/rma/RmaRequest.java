@@ -38,6 +38,7 @@ public final class RmaRequest implements Request, Waitable
     @Override
     public Status await()
     {
+        completion.wakeOnDone(Thread.currentThread());
         engine.await(completion::isDone);
         return finish();
     }
@@ -109,7 +110,7 @@ public final class RmaRequest implements Request, Waitable
     @Override
     public void registerWaiter(final Thread thread)
     {
-        // Completions do not unpark: a waiter in offload mode re-checks every millisecond (ProgressEngine.await).
+        completion.wakeOnDone(thread);
     }
 
     @Override

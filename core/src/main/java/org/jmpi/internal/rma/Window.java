@@ -528,6 +528,11 @@ public final class Window
         {
             return;
         }
+        final Thread me = Thread.currentThread();
+        for (int i = 0; i < list.size(); i++)
+        {
+            list.get(i).wakeOnDone(me);
+        }
         engine.await(() -> allDone(list));
         MpiException failure = null;
         for (final Completion c : list)
@@ -556,6 +561,7 @@ public final class Window
     /** Waits for one completion (a request's), and reports its failure. */
     public void await(final Completion c)
     {
+        c.wakeOnDone(Thread.currentThread());
         engine.await(c::isDone);
     }
 
