@@ -554,6 +554,9 @@ class WinTest
      * machine cannot fail it). Through peer memory (jvm) nothing of the target runs; through frames (the shm and tcp
      * axes) its engine serves them, so those runs turn on asynchronous progress (docs/rma.md).
      */
+    /** Keeps the compute loop's result alive. */
+    private static volatile double sink;
+
     @Test
     void shouldProgressPassiveTargetWhileTheTargetComputes()
     {
@@ -576,7 +579,7 @@ class WinTest
                         x += Math.sqrt(x + 1);
                     }
                     computing.set(false);
-                    assertTrue(x > 0);
+                    sink = x;
                 }
                 else
                 {
