@@ -31,7 +31,8 @@ import org.jmpi.coarray.Team;
  * 2. sweep into {@code wrk2}, summing {@code gosa}; 3. copy the interior back; 4. allreduce {@code gosa} (which also
  * orders the next exchange after every rank's sweep). The k dimension is not divided.
  * Usage: {@code bin/jmpirun [--threads] -np 4 -cp 'bench/target/classes:bench/target/lib/*' org.jmpi.bench.rma.Himeno
- * [--size XS|S|M] [--iterations 100] [--versions two-sided,rma,coarray,coarray-nb]}.
+ * [--size XS|S|M] [--iterations 100] [--rounds 2] [--versions two-sided,rma,coarray,coarray-nb]}. Rounds
+ * repeat every version in turn, so that the first version's JIT warm-up and load changes do not fall on one version.
  */
 public final class Himeno
 {
@@ -325,10 +326,11 @@ public final class Himeno
 
     public static void main(final String[] args)
     {
-        final BenchArgs parsed = BenchArgs.parse(args, "--size", "--iterations", "--versions");
+        final BenchArgs parsed = BenchArgs.parse(args, "--size", "--iterations", "--versions", "--rounds");
         final String sizeName = parsed.option("--size", "S");
         final int[] size = size(sizeName);
         final int iterations = parsed.intOption("--iterations", 100);
+        final int rounds = parsed.intOption("--rounds", 2);
         try (Mpi mpi = Mpi.init(args))
         {
             final Intracomm world = mpi.world();
@@ -340,20 +342,34 @@ public final class Himeno
                     size[2], world.size(), dims[0], dims[1], iterations);
                 System.out.printf(Locale.ROOT, "# %-12s %10s %10s %14s%n", "version", "time (s)", "MFLOPS", "gosa");
             }
-            for (final String name : parsed.option("--versions", "two-sided,rma,coarray,coarray-nb").split(","))
+            final String[] versions = parsed.option("--versions", "two-sided,rma,coarray,coarray-nb").split(",");
+            for (int round = 1; round <= rounds; round++)
             {
-                final Himeno himeno = new Himeno(cart, Version.of(name.trim()), size[0], size[1], size[2]);
-                himeno.run(Math.max(1, iterations / 10));
-                cart.barrier();
-                final long t0 = System.nanoTime();
-                final double gosa = himeno.run(iterations);
-                final double seconds = (System.nanoTime() - t0) / 1e9;
-                himeno.close();
                 if (world.rank() == 0)
                 {
-                    System.out.printf(Locale.ROOT, "%-14s %10.3f %10.1f %14.8e%n", name.trim(), seconds,
-                        flopsPerIteration(size[0], size[1], size[2]) * iterations / seconds / 1e6, gosa);
+                    System.out.printf(Locale.ROOT, "# round %d%n", round);
                 }
+                runVersions(cart, versions, size, iterations);
+            }
+        }
+    }
+
+    /** One timed run of each version (after a tenth as many untimed iterations), results on rank 0. */
+    private static void runVersions(final CartComm cart, final String[] versions, final int[] size, final int iterations)
+    {
+        for (final String name : versions)
+        {
+            final Himeno himeno = new Himeno(cart, Version.of(name.trim()), size[0], size[1], size[2]);
+            himeno.run(Math.max(1, iterations / 10));
+            cart.barrier();
+            final long t0 = System.nanoTime();
+            final double gosa = himeno.run(iterations);
+            final double seconds = (System.nanoTime() - t0) / 1e9;
+            himeno.close();
+            if (cart.rank() == 0)
+            {
+                System.out.printf(Locale.ROOT, "%-14s %10.3f %10.1f %14.8e%n", name.trim(), seconds,
+                    flopsPerIteration(size[0], size[1], size[2]) * iterations / seconds / 1e6, gosa);
             }
         }
     }
