@@ -281,15 +281,7 @@ public final class ConjugateGradient
     /** Frees the window or coarray (collective). */
     public void close()
     {
-        if (win != null)
-        {
-            win.free();
-        }
-        if (coarray != null)
-        {
-            coarray.close();
-            team.free();
-        }
+        Himeno.free(win, coarray, team);
     }
 
     public static void main(final String[] args)

@@ -294,6 +294,12 @@ public final class Himeno
     /** Frees the window or coarray (collective). */
     public void close()
     {
+        free(win, coarray, team);
+    }
+
+    /** Frees a mini-app's window or coarray and its team, whichever it has (collective); the mini-apps share it. */
+    static void free(final Win win, final DoubleCoarray coarray, final Team team)
+    {
         if (win != null)
         {
             win.free();
