@@ -27,6 +27,8 @@ public final class Completion
     private long value;
     private MpiException failure;
     private volatile boolean done;
+    /** A thread parked until this completes (offload mode: nobody else polls for it), or null. */
+    private volatile Thread waiter;
 
     Completion(final int fragments)
     {
@@ -52,13 +54,25 @@ public final class Completion
         return failure;
     }
 
+    /**
+     * Unparks {@code thread} when the operation completes (the engine's progress thread completes it while the
+     * thread waits parked); a no-op once done, as the waiter checks before parking.
+     */
+    public void wakeOnDone(final Thread thread)
+    {
+        if (!done)
+        {
+            waiter = thread;
+        }
+    }
+
     /** One fragment finished; engine thread. */
     void fragmentDone(final long fetched)
     {
         value = fetched;
         if (--outstanding == 0)
         {
-            done = true;
+            finish();
         }
     }
 
@@ -66,6 +80,16 @@ public final class Completion
     {
         failure = ex;
         outstanding = 0;
+        finish();
+    }
+
+    private void finish()
+    {
         done = true;
+        final Thread w = waiter;
+        if (w != null)
+        {
+            java.util.concurrent.locks.LockSupport.unpark(w);
+        }
     }
 }

@@ -55,6 +55,8 @@ public final class OneSided
     private final int[] remotePuts;
     /** Per world rank: request frames held back until its remote-memory puts complete (in order). */
     private final ArrayDeque<ExtensionFrame>[] heldBack;
+    /** The typed operations windows use, on the same paths and frame order. */
+    private final WinOps winOps;
     private int nextRegionId = 1;
     private long nextOp = 1;
 
@@ -101,6 +103,19 @@ public final class OneSided
         {
             remote.completions(this::onRemoteComplete);
         }
+        this.winOps = new WinOps(protocol, this, rank);
+    }
+
+    /** The typed operations (windows) on this layer. */
+    public WinOps winOps()
+    {
+        return winOps;
+    }
+
+    /** This rank's region {@code id}, or null when it is not registered (any more). */
+    Region regionOrNull(final int id)
+    {
+        return regions.get(id);
     }
 
     /**
@@ -166,7 +181,7 @@ public final class OneSided
         return put(to, targetOffset, src.view(), srcOffset, length);
     }
 
-    private Completion put(final RemoteRegion to, final long targetOffset, final BufferView origin, final long srcOffset, final long length)
+    Completion put(final RemoteRegion to, final long targetOffset, final BufferView origin, final long srcOffset, final long length)
     {
         final RegionKey key = to.key();
         checkRange("put", key, targetOffset, length);
@@ -213,7 +228,7 @@ public final class OneSided
         return get(from, targetOffset, dst.view(), dstOffset, length);
     }
 
-    private Completion get(final RemoteRegion from, final long targetOffset, final BufferView origin, final long dstOffset, final long length)
+    Completion get(final RemoteRegion from, final long targetOffset, final BufferView origin, final long dstOffset, final long length)
     {
         final RegionKey key = from.key();
         checkRange("get", key, targetOffset, length);
@@ -302,7 +317,7 @@ public final class OneSided
      * Sends a request frame to {@code target} after the remote-memory puts in flight to it, so that a frame
      * (an add that notifies) never overtakes a put it should publish.
      */
-    private void sendInOrder(final int target, final ExtensionFrame frame)
+    void sendInOrder(final int target, final ExtensionFrame frame)
     {
         if (remotePuts[target] == 0 && (heldBack[target] == null || heldBack[target].isEmpty()))
         {

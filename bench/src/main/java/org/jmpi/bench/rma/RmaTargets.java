@@ -1,0 +1,187 @@
+package org.jmpi.bench.rma;
+
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.HdrHistogram.Histogram;
+import org.jmpi.Datatype;
+import org.jmpi.Intracomm;
+import org.jmpi.Mpi;
+import org.jmpi.Op;
+import org.jmpi.Win;
+import org.jmpi.bench.BenchArgs;
+import org.jmpi.bench.Percentiles;
+import org.jmpi.bench.PingPong;
+
+/**
+ * Issue 18's benchmark targets for windows, each against its baseline in the same run (docs/rma.md, "Figures"):
+ * <ol>
+ * <li>8-byte put and get latency (an operation and a flush inside lock_all) against the two-sided 8-byte one-way
+ * latency (half a ping-pong round trip); target: at most 1x between threads.</li>
+ * <li>A 1 MiB put and flush against {@code System.arraycopy} of 1 MiB; target: at least 0.8x its speed between
+ * threads.</li>
+ * <li>fetch_and_op (SUM on a long) on rank 0 from every rank against an {@code AtomicLong} incremented by as many
+ * threads of one JVM; target: at least 0.5x its rate.</li>
+ * </ol>
+ * Rank 0 measures 1 and 2 against rank 1; every rank takes part in 3. Rounds alternate the measurement and its
+ * baseline so that load changes hit both alike. Prints means and percentiles (µs) and the ratios.
+ * Usage: {@code bin/jmpirun [--threads] -np 2 -cp 'bench/target/classes:bench/target/lib/*' org.jmpi.bench.rma.RmaTargets
+ * [--iterations 20000] [--rounds 3]}.
+ */
+public final class RmaTargets
+{
+    private static final int MIB = 1 << 20;
+
+    private RmaTargets()
+    {
+    }
+
+    public static void main(final String[] args)
+    {
+        final BenchArgs parsed = BenchArgs.parse(args, "--iterations", "--rounds");
+        final int iterations = parsed.intOption("--iterations", 20_000);
+        final int rounds = parsed.intOption("--rounds", 3);
+        try (Mpi mpi = Mpi.init(args))
+        {
+            final Intracomm world = mpi.world();
+            final int rank = world.rank();
+            final byte[] memory = new byte[MIB];
+            final long[] counter = new long[1];
+            try (Win bytes = Win.create(memory, 1, null, world); Win counters = Win.create(counter, 8, null, world))
+            {
+                bytes.lockAll(Win.MODE_NOCHECK);
+                counters.lockAll(Win.MODE_NOCHECK);
+                if (rank == 0)
+                {
+                    System.out.printf(Locale.ROOT, "# jmpi RMA targets: %d ranks, %d iterations x %d rounds (load %s)%n", world.size(),
+                        iterations, rounds, load());
+                    System.out.printf(Locale.ROOT, "# %-26s %10s %s%n", "measure", "mean (us)", Percentiles.HEADER);
+                }
+                final byte[] eight = new byte[8];
+                final byte[] big = new byte[MIB];
+                final byte[] copyTarget = new byte[MIB];
+                for (int round = 0; round < rounds; round++)
+                {
+                    final Histogram pingPong = Percentiles.newHistogram();
+                    final Histogram put = Percentiles.newHistogram();
+                    final Histogram get = Percentiles.newHistogram();
+                    world.barrier();
+                    for (int i = 0; i < iterations; i++)
+                    {
+                        final long t0 = System.nanoTime();
+                        PingPong.roundTrip(world, eight, 8, 7);
+                        pingPong.recordValue(System.nanoTime() - t0);
+                    }
+                    world.barrier();
+                    if (rank == 0)
+                    {
+                        for (int i = 0; i < iterations; i++)
+                        {
+                            final long t0 = System.nanoTime();
+                            bytes.put(eight, 0, 8, Datatype.BYTE, 1, 0, 8, Datatype.BYTE);
+                            bytes.flush(1);
+                            final long t1 = System.nanoTime();
+                            bytes.get(eight, 0, 8, Datatype.BYTE, 1, 8, 8, Datatype.BYTE);
+                            bytes.flush(1);
+                            get.recordValue(System.nanoTime() - t1);
+                            put.recordValue(t1 - t0);
+                        }
+                    }
+                    world.barrier();
+                    final int copies = Math.max(10, iterations / 200);
+                    final Histogram bigPut = Percentiles.newHistogram();
+                    final Histogram arraycopy = Percentiles.newHistogram();
+                    if (rank == 0)
+                    {
+                        for (int i = 0; i < copies; i++)
+                        {
+                            final long t0 = System.nanoTime();
+                            bytes.put(big, 0, MIB, Datatype.BYTE, 1, 0, MIB, Datatype.BYTE);
+                            bytes.flush(1);
+                            final long t1 = System.nanoTime();
+                            System.arraycopy(big, 0, copyTarget, 0, MIB);
+                            arraycopy.recordValue(System.nanoTime() - t1);
+                            bigPut.recordValue(t1 - t0);
+                        }
+                    }
+                    world.barrier();
+                    final int adds = iterations;
+                    final long[] one = {1};
+                    final long[] old = new long[1];
+                    final long a0 = System.nanoTime();
+                    for (int i = 0; i < adds; i++)
+                    {
+                        counters.fetchAndOp(one, 0, old, 0, Datatype.LONG, 0, 0, Op.SUM);
+                        counters.flush(0);
+                    }
+                    world.barrier();
+                    final double fetchRate = (double)adds * world.size() / ((System.nanoTime() - a0) / 1e9);
+                    final double atomicRate = rank == 0 ? atomicLongRate(world.size(), 1_000_000) : 0;
+                    if (rank == 0)
+                    {
+                        row("two-sided 8 B one-way", pingPong, 2);
+                        row("put 8 B + flush", put, 1);
+                        row("get 8 B + flush", get, 1);
+                        row("put 1 MiB + flush", bigPut, 1);
+                        row("System.arraycopy 1 MiB", arraycopy, 1);
+                        final double oneWay = pingPong.getMean() / 2;
+                        System.out.printf(Locale.ROOT, "round %d: put/two-sided %.2f (target <= 1), get/two-sided %.2f (<= 1), " +
+                            "1 MiB put speed/arraycopy %.2f (>= 0.8), fetch_and_op %.3g/s vs AtomicLong %.3g/s = %.3f (>= 0.5)%n",
+                            round + 1, put.getMean() / oneWay, get.getMean() / oneWay, arraycopy.getMean() / bigPut.getMean(),
+                            fetchRate, atomicRate, fetchRate / atomicRate);
+                    }
+                }
+                counters.unlockAll();
+                bytes.unlockAll();
+            }
+        }
+    }
+
+    /** Increments per second of one AtomicLong by {@code threads} threads doing {@code each} increments each. */
+    private static double atomicLongRate(final int threads, final int each)
+    {
+        final AtomicLong shared = new AtomicLong();
+        final Thread[] workers = new Thread[threads];
+        final long t0 = System.nanoTime();
+        for (int t = 0; t < threads; t++)
+        {
+            workers[t] = new Thread(() ->
+            {
+                for (int i = 0; i < each; i++)
+                {
+                    shared.getAndIncrement();
+                }
+            });
+            workers[t].start();
+        }
+        for (final Thread w : workers)
+        {
+            try
+            {
+                w.join();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return (double)threads * each / ((System.nanoTime() - t0) / 1e9);
+    }
+
+    private static void row(final String name, final Histogram h, final double divisor)
+    {
+        System.out.printf(Locale.ROOT, "%-28s %10.2f %s%n", name, h.getMean() / divisor / 1000, Percentiles.columns(h, divisor));
+    }
+
+    private static String load()
+    {
+        try
+        {
+            return new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/loadavg"))).trim();
+        }
+        catch (final java.io.IOException ex)
+        {
+            return "unknown";
+        }
+    }
+}
