@@ -6,7 +6,8 @@
 # Usage: slurm-up.sh STATE_DIR [CTLD_PORT]
 #   Writes STATE_DIR/slurm.conf and STATE_DIR/env (source it: SLURM_CONF and PATH for srun/salloc),
 #   starts the daemons, and waits (at most 60 s) until the node answers "idle". slurm-down.sh STATE_DIR
-#   stops them. The node has 8 CPUs whatever the machine has (SlurmdParameters=config_overrides), so a
+#   stops them. Exit codes: 0 up, 2 not root, 3 packages missing and not installable, 1 anything else.
+#   The node has 8 CPUs whatever the machine has (SlurmdParameters=config_overrides), so a
 #   4-rank step fits on a 2-vCPU machine.
 # Needs root (slurmd starts steps as the submitting user; munged runs with --force as root).
 set -euo pipefail
@@ -17,7 +18,9 @@ if [ "$(id -u)" -ne 0 ]; then
   echo "slurm-up: needs root (slurmd and munged)" >&2; exit 2
 fi
 if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q slurm-wlm munge >/dev/null
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q slurm-wlm munge >/dev/null; then
+    echo "slurm-up: cannot install slurm-wlm and munge (apt-get failed)" >&2; exit 3
+  fi
 fi
 node=$(hostname -s)
 mkdir -p "$state"/{munge,ctld,spool,log}
@@ -64,7 +67,6 @@ MinJobAge=10
 NodeName=$node CPUs=8 RealMemory=1000 State=UNKNOWN
 PartitionName=jmpi Nodes=$node Default=YES MaxTime=30 State=UP OverSubscribe=YES
 CONF
-echo "SlurmctldParameters=enable_configless" >/dev/null
 cat > "$state/env" <<ENV
 export SLURM_CONF=$state/slurm.conf
 ENV
