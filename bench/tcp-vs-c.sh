@@ -12,7 +12,11 @@
 # Needs: root and iproute2; mvn package done (bench/target/classes, bench/target/lib, launcher/target);
 # Debian's openmpi-bin and libopenmpi-dev (installed here if missing).
 # Usage: bench/tcp-vs-c.sh [rounds] [maxLatencyBytes] [maxWindowBytes] [outDir]
-#   environment: BENCHES (default "latency bw"), JMPI_ARGS (extra harness arguments).
+#   environment: BENCHES (default "latency bw"); WARMUP (ping-pong warm-up round trips before the first
+#   size, both sides, default the harnesses' 400000); BW_ITER (windows per size up to 8 KiB, a tenth
+#   above, both sides, default 1000); BW_WARMUP (warm-up windows, both sides, default 6000); JMPI_ARGS
+#   (extra harness arguments). On a loaded machine WARMUP=100000 BW_ITER=100 BW_WARMUP=600 keeps a
+#   round within minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -20,6 +24,9 @@ max_lat=${2:-65536}
 max_win=${3:-4194304}
 out=$(realpath -m "${4:-bench/target/tcp}")
 benches=${BENCHES:-latency bw}
+warmup=${WARMUP:-400000}
+bw_iter=${BW_ITER:-1000}
+bw_warmup=${BW_WARMUP:-6000}
 [ "$(id -u)" -eq 0 ] || { echo "tcp-vs-c: needs root (network namespaces)" >&2; exit 2; }
 mkdir -p "$out"
 if ! command -v mpicc >/dev/null; then
@@ -37,7 +44,8 @@ cleanup() {
   ip netns delete "$ns_a" 2>/dev/null || true
   ip netns delete "$ns_b" 2>/dev/null || true
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 ip netns add "$ns_a"; ip netns add "$ns_b"
 ip link add "$link_a" type veth peer name "$link_b"
 ip link set "$link_a" netns "$ns_a"; ip link set "$link_b" netns "$ns_b"
@@ -73,13 +81,14 @@ echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg) link: veth $ip
 for r in $(seq 1 "$rounds"); do
   for b in $benches; do
     if [ "$b" = latency ]; then
-      run "c-$b-$r" "${mpi[@]}" "$out/pingpong" "$max_lat"
+      run "c-$b-$r" "${mpi[@]}" "$out/pingpong" "$max_lat" "$warmup"
       # shellcheck disable=SC2086 # JMPI_ARGS is a list of arguments
-      run "jmpi-$b-$r" "${jmpi[@]}" org.jmpi.bench.OsuLatency "$max_lat" ${JMPI_ARGS:-}
+      run "jmpi-$b-$r" "${jmpi[@]}" org.jmpi.bench.OsuLatency "$max_lat" --jit-warmup "$warmup" ${JMPI_ARGS:-}
     else
-      run "c-$b-$r" "${mpi[@]}" "$out/bandwidth" "$b" "$max_win"
+      run "c-$b-$r" "${mpi[@]}" "$out/bandwidth" "$b" "$max_win" 64 "$bw_iter" "$bw_warmup"
       # shellcheck disable=SC2086
-      run "jmpi-$b-$r" "${jmpi[@]}" org.jmpi.bench.OsuBandwidth "$b" "$max_win" ${JMPI_ARGS:-}
+      run "jmpi-$b-$r" "${jmpi[@]}" org.jmpi.bench.OsuBandwidth "$b" "$max_win" --iterations "$bw_iter" --jit-warmup "$bw_warmup" \
+        ${JMPI_ARGS:-}
     fi
   done
   echo "# round $r done $(date -u +%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/load.txt"
