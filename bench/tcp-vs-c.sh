@@ -12,11 +12,13 @@
 # Needs: root and iproute2; mvn package done (bench/target/classes, bench/target/lib, launcher/target);
 # Debian's openmpi-bin and libopenmpi-dev (installed here if missing).
 # Usage: bench/tcp-vs-c.sh [rounds] [maxLatencyBytes] [maxWindowBytes] [outDir]
-#   environment: BENCHES (default "latency bw"); WARMUP (ping-pong warm-up round trips before the first
+#   environment: BENCHES (default "latency bw"); LAT_FROM (the first ping-pong size, a power of two or 0,
+#   default 0); WARMUP (ping-pong warm-up round trips before the first
 #   size, both sides, default the harnesses' 400000); BW_ITER (windows per size up to 8 KiB, a tenth
 #   above, both sides, default 1000); BW_WARMUP (warm-up windows, both sides, default 6000); JMPI_ARGS
 #   (extra harness arguments). On a loaded machine WARMUP=100000 BW_ITER=100 BW_WARMUP=600 keeps a
-#   round within minutes.
+#   round within minutes,
+#   and LAT_FROM=8 with maxLatencyBytes 8 measures only the issue's 8 B.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -25,6 +27,7 @@ max_win=${3:-4194304}
 out=$(realpath -m "${4:-bench/target/tcp}")
 benches=${BENCHES:-latency bw}
 warmup=${WARMUP:-400000}
+lat_from=${LAT_FROM:-0}
 bw_iter=${BW_ITER:-1000}
 bw_warmup=${BW_WARMUP:-6000}
 [ "$(id -u)" -eq 0 ] || { echo "tcp-vs-c: needs root (network namespaces)" >&2; exit 2; }
@@ -81,9 +84,9 @@ echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg) link: veth $ip
 for r in $(seq 1 "$rounds"); do
   for b in $benches; do
     if [ "$b" = latency ]; then
-      run "c-$b-$r" "${mpi[@]}" "$out/pingpong" "$max_lat" "$warmup"
+      run "c-$b-$r" "${mpi[@]}" "$out/pingpong" "$max_lat" "$warmup" "$lat_from"
       # shellcheck disable=SC2086 # JMPI_ARGS is a list of arguments
-      run "jmpi-$b-$r" "${jmpi[@]}" org.jmpi.bench.OsuLatency "$max_lat" --jit-warmup "$warmup" ${JMPI_ARGS:-}
+      run "jmpi-$b-$r" "${jmpi[@]}" org.jmpi.bench.OsuLatency "$max_lat" --jit-warmup "$warmup" --from "$lat_from" ${JMPI_ARGS:-}
     else
       run "c-$b-$r" "${mpi[@]}" "$out/bandwidth" "$b" "$max_win" 64 "$bw_iter" "$bw_warmup"
       # shellcheck disable=SC2086
