@@ -4,7 +4,8 @@
  * then per size a warm-up and iterations of send/recv round trips; prints one-way latency (half the mean
  * round trip), bandwidth, and the percentiles of single round trips, halved (percentiles.h), in the same
  * format as OsuLatency, so bench/latency-vs-c.sh and bench/p2p-vs-c.sh can put the two side by side.
- * Usage: pingpong [maxBytes] [jitWarmupRoundTrips]
+ * Usage: pingpong [maxBytes] [jitWarmupRoundTrips] [fromBytes]  (fromBytes: the first size, a power of two or 0,
+ * as OsuLatency's --from)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@ int main(int argc, char **argv)
     int rank, size;
     long max_bytes = argc > 1 ? atol(argv[1]) : 4L << 20;
     long jit_warmup = argc > 2 ? atol(argv[2]) : 400000;
+    long from_bytes = argc > 3 ? atol(argv[3]) : 0;
     static const long warmup_sizes[] = {8, 64, 512, 4096, 32768};
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -49,7 +51,7 @@ int main(int argc, char **argv)
         round_trip(rank, buf, bytes < buf_bytes ? bytes : buf_bytes, 99);
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    for (long bytes = 0; bytes <= max_bytes; bytes = bytes == 0 ? 1 : bytes * 2)
+    for (long bytes = from_bytes; bytes <= max_bytes; bytes = bytes == 0 ? 1 : bytes * 2)
     {
         int large = bytes > 64 * 1024;
         int iterations = large ? 200 : 20000;

@@ -162,7 +162,8 @@ public final class BootstrapServer implements BootstrapService
     private boolean closed;
 
     private BootstrapServer(final int size, final String jobId, final Listener listener, final Config config,
-        final Consumer<String> log, final ServerSocketChannel serverChannel, final Selector selector) throws IOException
+        final Consumer<String> log, final ServerSocketChannel serverChannel, final Selector selector, final byte[][] givenTickets)
+        throws IOException
     {
         this.size = size;
         this.jobId = jobId;
@@ -174,7 +175,7 @@ public final class BootstrapServer implements BootstrapService
         this.rankKeys = new byte[size][];
         for (int rank = 0; rank < size; rank++)
         {
-            tickets[rank] = BootstrapAuth.newSecret();
+            tickets[rank] = givenTickets != null ? givenTickets[rank].clone() : BootstrapAuth.newSecret();
             rankKeys[rank] = BootstrapAuth.newSecret();
         }
         this.connectionsPerRank = new AtomicIntegerArray(size);
@@ -204,6 +205,22 @@ public final class BootstrapServer implements BootstrapService
     public static BootstrapServer start(final int size, final String jobId, final Listener listener, final Config config,
         final Consumer<String> log)
     {
+        return start(size, jobId, listener, config, log, null);
+    }
+
+    /**
+     * As {@link #start(int, String, Listener, Config, Consumer)} with the ranks' tickets given
+     * ({@code tickets[rank]}, {@link BootstrapAuth#SECRET_LENGTH} bytes each) instead of drawn: for a job
+     * whose ranks derive their tickets themselves (ranks started by srun, {@link HostedRendezvous}).
+     */
+    static BootstrapServer start(final int size, final String jobId, final Listener listener, final Config config,
+        final Consumer<String> log, final byte[][] tickets)
+    {
+        if (tickets != null && (tickets.length != size ||
+            java.util.Arrays.stream(tickets).anyMatch(t -> t == null || t.length != BootstrapAuth.SECRET_LENGTH)))
+        {
+            throw new IllegalArgumentException("need " + size + " tickets of " + BootstrapAuth.SECRET_LENGTH + " bytes");
+        }
         if (size < 1)
         {
             throw new IllegalArgumentException("job size must be at least 1: size=" + size);
@@ -220,7 +237,7 @@ public final class BootstrapServer implements BootstrapService
             channel.bind(new InetSocketAddress(config.bindAddress(), 0), Math.max(128, size));
             channel.configureBlocking(false);
             selector = Selector.open();
-            final BootstrapServer server = new BootstrapServer(size, jobId, listener, config, log, channel, selector);
+            final BootstrapServer server = new BootstrapServer(size, jobId, listener, config, log, channel, selector, tickets);
             server.selectorThread.start();
             return server;
         }

@@ -64,6 +64,10 @@ public final class JmpiRun
             return 0;
         }
         warnUnknownParams(options, err);
+        if (options.srun() != null)
+        {
+            return new SrunJob(options, env, err, jmpiClassPath()).run();
+        }
         if (options.threads() && options.placement() == null)
         {
             return new ThreadJob(options, out, err).run();

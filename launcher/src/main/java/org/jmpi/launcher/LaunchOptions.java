@@ -32,6 +32,7 @@ import java.util.jar.JarFile;
  * @param info print the {@code --info} report instead of running
  * @param help print usage instead of running
  * @param placement the hosts and how ranks map onto them; null for a job on this node only
+ * @param srun inside a Slurm allocation, how to start the ranks with srun; null when jmpirun starts them itself
  */
 record LaunchOptions(
     int rankCount,
@@ -46,8 +47,20 @@ record LaunchOptions(
     List<String> appArgs,
     boolean info,
     boolean help,
-    Placement placement)
+    Placement placement,
+    SrunPlan srun)
 {
+    /**
+     * The ranks of a job inside a Slurm allocation, started by one {@code srun} ({@link SrunJob}).
+     *
+     * @param perNode {@code --npernode}, 0 when not given
+     * @param mapBy {@code --map-by}: srun's block (slot) or cyclic (node) distribution
+     * @param oversubscribe {@code --oversubscribe}: srun's {@code --overcommit}
+     */
+    record SrunPlan(int perNode, Hosts.MapBy mapBy, boolean oversubscribe)
+    {
+    }
+
     /**
      * Where the ranks of a job across hosts run.
      *
@@ -105,6 +118,13 @@ record LaunchOptions(
           --oversubscribe        allow more ranks than slots
           --launch-agent CMD     how to start a process on another host (default: ssh -x -o BatchMode=yes);
                                  "%h" in CMD is replaced by the host, else the host is appended
+
+        inside a Slurm allocation (salloc, sbatch; docs/cluster.md):
+          ranks start with one "srun --mpi=pmi2 --kill-on-bad-exit=1"; -np defaults to SLURM_NTASKS;
+          --npernode, --map-by and --oversubscribe become srun's --ntasks-per-node, --distribution
+          and --overcommit; --host or --hostfile use ssh instead
+          --launcher auto|srun|local   auto (default): srun inside an allocation, else this node;
+                                 local: this node even inside an allocation
           --info                 print version, JDK, transports and every parameter, then exit; with -np N
                                  (and --host, --threads...) also the transport each rank would use to each peer
           --help, -h             print this and exit
@@ -132,6 +152,7 @@ record LaunchOptions(
         int perNode = 0;
         boolean oversubscribe = false;
         String launchAgent = null;
+        String launcher = "auto";
         int i = 0;
         while (i < args.length && mainClass == null)
         {
@@ -153,6 +174,7 @@ record LaunchOptions(
                 case "--npernode", "-npernode" -> perNode = parseRankCount(value(args, i++, arg), arg);
                 case "--oversubscribe" -> oversubscribe = true;
                 case "--launch-agent" -> launchAgent = value(args, i++, arg);
+                case "--launcher" -> launcher = parseLauncher(value(args, i++, arg));
                 case "-cp", "-classpath", "--class-path" ->
                 {
                     classPath = splitClassPath(value(args, i++, arg));
@@ -180,14 +202,37 @@ record LaunchOptions(
         if (help)
         {
             return new LaunchOptions(Math.max(rankCount, 1), threads, params, exports, tagOutput, timeoutNs, jvmArgs,
-                classPath == null ? List.of() : classPath, mainClass, appArgs, info, true, null);
+                classPath == null ? List.of() : classPath, mainClass, appArgs, info, true, null, null);
         }
         if (mainClass == null && !info)
         {
             throw new UsageException("no program given: expected -cp CLASSPATH MainClass or -jar app.jar (see jmpirun --help)");
         }
         Placement placement = null;
-        if (hostSlots.isEmpty())
+        SrunPlan srun = null;
+        final boolean inAllocation = SrunJob.inAllocation(env);
+        if ("srun".equals(launcher) && !inAllocation)
+        {
+            throw new UsageException("--launcher srun needs a Slurm allocation (SLURM_JOB_ID is not set: run inside salloc or sbatch)");
+        }
+        if (hostSlots.isEmpty() && !info && !"local".equals(launcher) && inAllocation && !(threads && "auto".equals(launcher)))
+        {
+            if (threads)
+            {
+                throw new UsageException("--threads with --launcher srun is not supported (issue 14): use --launcher local for one JVM " +
+                    "on this node, or --host with --threads --npernode K");
+            }
+            if (launchAgent != null)
+            {
+                throw new UsageException("--launch-agent needs hosts: give --host or --hostfile (inside a Slurm allocation ranks start with srun)");
+            }
+            srun = new SrunPlan(perNode, mapBy, oversubscribe);
+            if (rankCount < 0)
+            {
+                rankCount = SrunJob.allocationRanks(env, perNode);
+            }
+        }
+        else if (hostSlots.isEmpty())
         {
             if (perNode > 0 || launchAgent != null)
             {
@@ -212,15 +257,16 @@ record LaunchOptions(
         {
             // 0 ranks: --info without a layout; otherwise the per-peer report describes this job.
             return new LaunchOptions(Math.max(rankCount, 0), threads, params, exports, tagOutput, timeoutNs, jvmArgs,
-                classPath == null ? List.of() : classPath, mainClass, appArgs, true, false, placement);
+                classPath == null ? List.of() : classPath, mainClass, appArgs, true, false, placement, null);
         }
         if (rankCount < 0)
         {
-            throw new UsageException("the number of ranks is missing: give -np N");
+            throw new UsageException("the number of ranks is missing: give -np N" +
+                (srun != null ? " (the allocation sets neither SLURM_NTASKS nor SLURM_TASKS_PER_NODE)" : ""));
         }
         return new LaunchOptions(rankCount, threads, Map.copyOf(params), Collections.unmodifiableMap(exports), tagOutput, timeoutNs,
             List.copyOf(jvmArgs),
-            List.copyOf(classPath), mainClass, List.copyOf(appArgs), false, false, placement);
+            List.copyOf(classPath), mainClass, List.copyOf(appArgs), false, false, placement, srun);
     }
 
     /** {@code name} with the {@code jmpi.} prefix added when missing. */
@@ -243,6 +289,15 @@ record LaunchOptions(
             throw new UsageException("missing value for " + what);
         }
         return args[index];
+    }
+
+    private static String parseLauncher(final String text) throws UsageException
+    {
+        if (!text.equals("auto") && !text.equals("srun") && !text.equals("local"))
+        {
+            throw new UsageException("--launcher must be auto, srun or local, got: " + text);
+        }
+        return text;
     }
 
     private static Hosts.MapBy parseMapBy(final String text) throws UsageException

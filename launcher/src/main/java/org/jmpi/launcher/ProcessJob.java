@@ -120,6 +120,12 @@ final class ProcessJob
     /** The command line that starts one rank JVM. */
     List<String> command()
     {
+        return rankCommand(options, jmpiClassPath);
+    }
+
+    /** The command line that starts one rank JVM of {@code options}' job, jmpi's class path after the user's. */
+    static List<String> rankCommand(final LaunchOptions options, final List<String> jmpiClassPath)
+    {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(JvmFlags.FLAGS);

@@ -25,6 +25,7 @@ public final class BootstrapAuth
     /** Bytes of a credential, ticket or rank key (256 bits); {@link BootstrapEnv#TICKET_ENV_NAME} holds a ticket as hex. */
     public static final int SECRET_LENGTH = 32;
     private static final byte[] WRAP_LABEL = "jmpi rank key wrap".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DERIVE_LABEL = "jmpi slurm ticket".getBytes(StandardCharsets.US_ASCII);
 
     private static final String ALGORITHM = "HmacSHA256";
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -74,6 +75,15 @@ public final class BootstrapAuth
     public static byte[] unwrapRankKey(final byte[] wrapped, final byte[] ticket, final byte[] nonce, final String jobId, final int rank)
     {
         return wrapRankKey(wrapped, ticket, nonce, jobId, rank);
+    }
+
+    /**
+     * Rank {@code rank}'s ticket in a job whose ranks share {@code stepKey} instead of receiving tickets
+     * from a launcher (ranks started by srun, {@code SlurmBootstrap}): HMAC-SHA256(step key; label, job id, rank).
+     */
+    public static byte[] derivedTicket(final byte[] stepKey, final String jobId, final int rank)
+    {
+        return mac(stepKey, DERIVE_LABEL, new byte[0], jobId, rank);
     }
 
     private static byte[] mac(final byte[] secret, final byte[] label, final byte[] nonce, final String jobId, final int rank)

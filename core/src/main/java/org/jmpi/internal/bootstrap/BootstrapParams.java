@@ -24,7 +24,13 @@ public final class BootstrapParams
     public static final ParamSpec NODE = new ParamSpec("jmpi.node", "", "name",
         "Rank: the node this rank counts as on (ranks of one node use shared memory, of different nodes tcp); empty: the host name. jmpirun sets it (JMPI_NODE) to the host name given with --host or --hostfile.");
 
-    public static final List<ParamSpec> ALL = List.of(HANDSHAKE_TIMEOUT, MAX_UNAUTHENTICATED, LOG_INTERVAL, BIND_IF, HEARTBEAT_TIMEOUT, NODE);
+    public static final ParamSpec SLURM_PORTS = new ParamSpec("jmpi.slurm.ports", "41000-48999", "port range",
+        "Ranks started by srun without PMI-2: the range from which every task derives the ports of rank 0's rendezvous (from the job and step ids; SLURM_STEP_RESV_PORTS first when Slurm reserved ports). See docs/cluster.md.");
+    public static final ParamSpec MUNGE_SOCKET = new ParamSpec("jmpi.slurm.munge.socket", "", "path",
+        "Ranks started by srun without PMI-2: the munged socket the munge and unmunge commands use; empty: MUNGE's default.");
+
+    public static final List<ParamSpec> ALL = List.of(HANDSHAKE_TIMEOUT, MAX_UNAUTHENTICATED, LOG_INTERVAL, BIND_IF, HEARTBEAT_TIMEOUT, NODE,
+        SLURM_PORTS, MUNGE_SOCKET);
 
     private BootstrapParams()
     {

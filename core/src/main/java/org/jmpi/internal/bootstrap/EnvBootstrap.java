@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * How a rank finds its bootstrap: {@code Mpi.init} calls {@link #fromEnvironment()}. A rank started by
  * jmpirun finds the variables of {@link BootstrapEnv} and connects to the launcher with
- * {@link TcpBootstrap}, spending the rank's single-use ticket; a program started any other way runs as
- * a singleton ({@code null}). Other launchers (Slurm, later) add their own detection here.
+ * {@link TcpBootstrap}, spending the rank's single-use ticket; a task of a Slurm step started by
+ * {@code srun} (two or more tasks) finds its job with {@link SlurmBootstrap}; a program started any other
+ * way runs as a singleton ({@code null}).
  *
  * <p>Stateless; any thread.
  */
@@ -27,8 +28,8 @@ public final class EnvBootstrap
     }
 
     /**
-     * The bootstrap of a rank started by jmpirun, connected and authenticated, or {@code null} when this
-     * process was not started by a launcher. Connecting waits up to {@code jmpi.init.timeout}.
+     * The bootstrap of a rank started by jmpirun or srun, connected and authenticated, or {@code null} when
+     * this process was not started by either. Connecting waits up to {@code jmpi.init.timeout}.
      *
      * @throws MpiException ERR_OTHER when the variables are present but malformed, or the launcher
      * cannot be reached or rejects the secret.
@@ -44,7 +45,7 @@ public final class EnvBootstrap
         final String endpoint = env.get(BootstrapEnv.BOOTSTRAP_ENV_NAME);
         if (endpoint == null || endpoint.isBlank())
         {
-            return null;
+            return SlurmBootstrap.fromEnvironment(env, TimeUnit.MILLISECONDS.toNanos(new Params(Map.of(), env).getLong(CoreParams.INIT_TIMEOUT)));
         }
         final int size = intVar(env, BootstrapEnv.SIZE_ENV_NAME, 1);
         final int rank = intVar(env, BootstrapEnv.RANK_ENV_NAME, 0);

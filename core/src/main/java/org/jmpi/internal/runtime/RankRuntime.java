@@ -10,6 +10,7 @@ import org.jmpi.ThreadLevel;
 import org.jmpi.internal.bootstrap.BootstrapEnv;
 import org.jmpi.internal.bootstrap.BootstrapParams;
 import org.jmpi.internal.bootstrap.EnvBootstrap;
+import org.jmpi.internal.bootstrap.SlurmBootstrap;
 import org.jmpi.internal.engine.ProgressEngine;
 import org.jmpi.internal.pt2pt.BsendBuffer;
 import org.jmpi.internal.pt2pt.CommState;
@@ -101,7 +102,8 @@ public final class RankRuntime
         initTimeoutNs = TimeUnit.MILLISECONDS.toNanos(params.getLong(CoreParams.INIT_TIMEOUT));
         processorName = hostName();
         final String givenNode = params.get(BootstrapParams.NODE).trim();
-        final String nodeId = givenNode.isEmpty() ? processorName : givenNode;
+        final String slurmNode = bootstrap instanceof SlurmBootstrap slurm ? slurm.node() : "";
+        final String nodeId = !givenNode.isEmpty() ? givenNode : !slurmNode.isEmpty() ? slurmNode : processorName;
 
         final String jvmId = ProcessHandle.current().pid() + "@" + nodeId +
             (params.getBoolean(CoreParams.JVM_ISOLATE) ? "#" + rank : "");
