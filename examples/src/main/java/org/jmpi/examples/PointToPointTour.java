@@ -4,6 +4,7 @@ import org.jmpi.Comm;
 import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.ErrorHandler;
+import org.jmpi.Intracomm;
 import org.jmpi.Message;
 import org.jmpi.Mpi;
 import org.jmpi.MpiException;
@@ -32,7 +33,7 @@ public final class PointToPointTour
     {
         try (Mpi mpi = Mpi.init(args))
         {
-            final Comm world = mpi.world();
+            final Intracomm world = mpi.world();
             final int rank = world.rank();
             final int size = world.size();
             check(size >= 2, "needs at least 2 ranks, got " + size);
@@ -42,10 +43,37 @@ public final class PointToPointTour
                 pairwise(mpi, world, rank, 1 - rank);
             }
             ring(world, rank, size);
+            sharedNode(mpi, world);
             world.barrier();
             System.out.println("tour: rank " + rank + " ok (" + checks + " checks)");
         }
         check(Mpi.finalized(), "finalized after close");
+    }
+
+    /**
+     * split_type SHARED holds exactly the ranks of this rank's node: the node jmpirun names ({@code JMPI_NODE},
+     * one per host even where hosts share a host name, as network namespaces do), else the processor name.
+     */
+    private static void sharedNode(final Mpi mpi, final Intracomm world)
+    {
+        final String node = System.getenv().getOrDefault("JMPI_NODE", mpi.processorName());
+        final long[] mine = {node.hashCode()};
+        final Intracomm shared = world.splitType(Comm.TYPE_SHARED, 0);
+        final long[] inNode = new long[shared.size()];
+        shared.allgather(mine, 0, 1, Datatype.LONG, inNode, 0, 1, Datatype.LONG);
+        final long[] inWorld = new long[world.size()];
+        world.allgather(mine, 0, 1, Datatype.LONG, inWorld, 0, 1, Datatype.LONG);
+        int sameNode = 0;
+        for (final long h : inWorld)
+        {
+            sameNode += h == mine[0] ? 1 : 0;
+        }
+        for (final long h : inNode)
+        {
+            check(h == mine[0], "split_type SHARED holds a rank of another node (this one: " + node + ")");
+        }
+        check(sameNode == shared.size(), "split_type SHARED has " + shared.size() + " ranks, node " + node + " has " + sameNode);
+        shared.free();
     }
 
     private static void pairwise(final Mpi mpi, final Comm world, final int rank, final int peer)
