@@ -216,6 +216,10 @@ public final class MPI
     public static final int ERR_ASSERT = 35;
     public static final int ERR_RMA_CONFLICT = 36;
     public static final int ERR_RMA_SYNC = 37;
+    public static final int ERR_RMA_RANGE = 38;
+    public static final int ERR_RMA_ATTACH = 39;
+    public static final int ERR_RMA_SHARED = 40;
+    public static final int ERR_RMA_FLAVOR = 41;
     public static final int ERR_UNSUPPORTED_OPERATION = 42;
     public static final int ERR_NOT_SAME = 43;
     public static final int ERR_ACCESS = 48;
