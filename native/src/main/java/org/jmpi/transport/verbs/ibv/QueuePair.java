@@ -17,7 +17,7 @@ import static org.jmpi.transport.verbs.ibv.ControlDescriptor.*;
  */
 public final class QueuePair implements AutoCloseable
 {
-    /** Local ACK timeout exponent (4.096 µs * 2^14 = 67 ms) and retries: a dead peer is reported in about 0.5 s. */
+    /** Local ACK timeout exponent (4.096 µs * 2^14 = 67 ms) and retries: a dead peer is reported in about 0.5 s (8 tries). */
     public static final int DEFAULT_TIMEOUT = 14;
     public static final int DEFAULT_RETRY_COUNT = 7;
     /** 7 = retry without limit on receiver-not-ready (jmpi's credits keep receives posted). */
@@ -85,9 +85,10 @@ public final class QueuePair implements AutoCloseable
      * leaves the state RTS.
      *
      * @param sgidIndex the local GID index ({@code -1}: address by LID only, InfiniBand without routing).
+     * @param timeout   the local ACK timeout exponent (4.096 µs * 2^timeout), {@link #DEFAULT_TIMEOUT}.
      */
     public void connect(final int port, final int sgidIndex, final int pathMtu, final int accessFlags, final int rdAtomic,
-        final QueuePairAddress local, final QueuePairAddress remote)
+        final QueuePairAddress local, final QueuePairAddress remote, final int timeout)
     {
         toInit(port, accessFlags);
         try (Memory attr = new Memory(QP_ATTR_LENGTH))
@@ -114,7 +115,7 @@ public final class QueuePair implements AutoCloseable
             attr.clear();
             attr.setInt(ATTR_QP_STATE_OFFSET, Ibv.QPS_RTS);
             attr.setInt(ATTR_SQ_PSN_OFFSET, local.psn());
-            attr.setByte(ATTR_TIMEOUT_OFFSET, (byte)DEFAULT_TIMEOUT);
+            attr.setByte(ATTR_TIMEOUT_OFFSET, (byte)timeout);
             attr.setByte(ATTR_RETRY_CNT_OFFSET, (byte)DEFAULT_RETRY_COUNT);
             attr.setByte(ATTR_RNR_RETRY_OFFSET, (byte)DEFAULT_RNR_RETRY);
             attr.setByte(ATTR_MAX_RD_ATOMIC_OFFSET, (byte)rdAtomic);

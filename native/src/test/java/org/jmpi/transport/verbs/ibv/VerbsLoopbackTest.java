@@ -60,8 +60,8 @@ class VerbsLoopbackTest
         final QueuePairAddress addressA = new QueuePairAddress(a.qpNumber(), lid, gid, ThreadLocalRandom.current().nextInt(1 << 24));
         final QueuePairAddress addressB = new QueuePairAddress(b.qpNumber(), lid, gid, ThreadLocalRandom.current().nextInt(1 << 24));
         final int mtu = Math.min(context.portAttributes().activeMtu(), 3);
-        a.connect(PORT, gidIndex, mtu, ACCESS, 1, addressA, addressB);
-        b.connect(PORT, gidIndex, mtu, ACCESS, 1, addressB, addressA);
+        a.connect(PORT, gidIndex, mtu, ACCESS, 1, addressA, addressB, QueuePair.DEFAULT_TIMEOUT);
+        b.connect(PORT, gidIndex, mtu, ACCESS, 1, addressB, addressA, QueuePair.DEFAULT_TIMEOUT);
         assertEquals(Ibv.QPS_RTS, a.state());
         bufA = ByteBuffer.allocateDirect(LENGTH).order(ByteOrder.nativeOrder());
         bufB = ByteBuffer.allocateDirect(LENGTH).order(ByteOrder.nativeOrder());
