@@ -5,6 +5,7 @@
 #   rdma-tests.sh contract  the whole transport contract (2, 3 and 5 ranks)
 #   rdma-tests.sh axis      core's point-to-point, one-sided and collective suites with every peer on verbs
 #   rdma-tests.sh full      smoke, contract, axis
+#   rdma-tests.sh bench     perftest's ib_send_lat and ib_write_bw, then VerbsFrameBench (transport frames)
 #   rdma-tests.sh CLASS.. the named test classes (or pattern:REGEX)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +20,7 @@ run() { echo "rdma-tests.sh: $*" >&2; (cd "$module" && "$JAVA_HOME/bin/java" "${
 contract=org.jmpi.transport.verbs.VerbsTransportContractTest
 smoke() {
   run -cp "$cp" org.jmpi.transport.verbs.VmTestRunner org.jmpi.transport.verbs.ibv.VerbsLoopbackTest \
-    org.jmpi.transport.verbs.VerbsRemoteMemoryTest "$contract#shouldReachEveryPeer(int)" \
+    org.jmpi.transport.verbs.VerbsRemoteMemoryTest org.jmpi.transport.verbs.VerbsDeadPeerTest "$contract#shouldReachEveryPeer(int)" \
     "$contract#shouldRefuseOffersUnderBackPressureAndDeliverEverythingOnceAfterDraining" \
     "$contract#shouldSendNothingWhenTheWriterThrows" "$contract#shouldReturnZeroFromProgressWhenIdle(int)"
 }
@@ -31,10 +32,21 @@ axis() {
     'pattern:org\.jmpi\.PointToPoint.*Test' 'pattern:org\.jmpi\.internal\.pt2pt\..*Test' 'pattern:org\.jmpi\.internal\.rma\..*Test' \
     'pattern:org\.jmpi\.coll\.CollectivesTest'
 }
+bench() {
+  # perftest and jmpi's frames on the same device in the same VM session (docs/verbs.md, "Figures").
+  for t in "ib_send_lat -n 2000" "ib_write_bw -D 4"; do
+    $t -d "${RXE_DEV:-rxe0}" -x 1 >/tmp/perftest-server.log 2>&1 & server=$!
+    sleep 1.5
+    echo "== $t"; $t -d "${RXE_DEV:-rxe0}" -x 1 "${RXE_IP:-127.0.0.1}" 2>&1 | grep -A1 -E '#bytes' | tail -1
+    wait $server || true
+  done
+  run -cp "$cp" org.jmpi.transport.verbs.VerbsFrameBench "$@"
+}
 case "${1:-smoke}" in
   smoke) smoke ;;
   full) smoke; contract; axis ;;
   contract) contract ;;
+  bench) shift; bench "$@" ;;
   axis) axis ;;
   *) run -cp "$cp" org.jmpi.transport.verbs.VmTestRunner "$@" ;;
 esac

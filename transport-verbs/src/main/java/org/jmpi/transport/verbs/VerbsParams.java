@@ -22,7 +22,7 @@ final class VerbsParams
     static final ParamSpec FRAME = new ParamSpec("jmpi.verbs.frame", "64k", "bytes",
         "verbs: the largest frame (a receive buffer's size); at least 36k (core's 32 KiB rendezvous fragment with its header).");
     static final ParamSpec TIMEOUT = new ParamSpec("jmpi.verbs.timeout", "16", "exponent",
-        "verbs: the queue pairs' local ACK timeout, 4.096 us * 2^value (16: 268 ms); after 7 retries a peer is reported dead.");
+        "verbs: the queue pairs' local ACK timeout, 4.096 us * 2^value (16: 268 ms); after 6 retries a peer is reported dead.");
     static final ParamSpec RMA_DEPTH = new ParamSpec("jmpi.verbs.rma.depth", "64", "count",
         "verbs: RDMA puts and gets in flight per peer; a put or get beyond it is refused (the one-sided layer retries or uses frames).");
     static final ParamSpec LIBRARY = new ParamSpec("jmpi.verbs.library", "ibverbs", "name",

@@ -409,7 +409,9 @@ final class VerbsTransport implements Transport
 
     /**
      * A work request of {@code p} failed. After the peer's BYE (or while closing) that is its queue pair going
-     * away; a failed put or get is reported to its caller; anything else is the peer's death.
+     * away. A failed put or get is reported to its caller (a wrong key: remote access error) and leaves the
+     * queue pair in error, so later frames to the peer fail in {@link #offer}. Anything else is the peer's
+     * death, thrown once (the requests flushed after it are its echo).
      */
     private void failed(final Peer p, final int kind, final int index, final int status)
     {
@@ -417,7 +419,7 @@ final class VerbsTransport implements Transport
         {
             p.rmaInFlight--;
             remoteMemory.onComplete(index, new MpiException(ErrorClass.ERR_OTHER,
-                "verbs: put/get to rank " + p.rank + " failed: " + Ibv.wcStatus(status)));
+                "verbs: put/get to rank " + p.rank + " failed: " + Ibv.wcStatus(status) + " (seen by rank " + rank + ")"));
         }
         if (p.byeReceived || closed)
         {
@@ -425,6 +427,10 @@ final class VerbsTransport implements Transport
         }
         final boolean first = !p.failed;
         p.failed = true;
+        if (kind == WorkRequestIds.RMA && first)
+        {
+            return;
+        }
         if (first || status != Ibv.WC_WR_FLUSH_ERR)
         {
             throw gone(p, Ibv.wcStatus(status) + " on a " + kindName(kind));
@@ -500,6 +506,21 @@ final class VerbsTransport implements Transport
                 Thread.yield();
             }
         }
+        release();
+    }
+
+    /**
+     * Releases everything without a BYE, as the kernel does for a killed process: for tests of a peer's
+     * death ({@code VerbsDeadPeerTest}).
+     */
+    void abandon()
+    {
+        closed = true;
+        release();
+    }
+
+    private void release()
+    {
         remoteMemory.close();
         for (final Peer p : peers)
         {

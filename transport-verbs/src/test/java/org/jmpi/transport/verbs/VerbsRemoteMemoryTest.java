@@ -1,11 +1,8 @@
 package org.jmpi.transport.verbs;
 
 import org.jmpi.MpiException;
-import org.jmpi.internal.bootstrap.LocalJob;
 import org.jmpi.spi.RemoteMemory;
 import org.jmpi.spi.Transport;
-import org.jmpi.spi.TransportContext;
-import org.jmpi.testkit.transport.JobTransportContext;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,7 +34,7 @@ class VerbsRemoteMemoryTest
     @Test
     void shouldPutAndGetRingNeighboursMemoryAndReportEachTokenOnce()
     {
-        run(3, (context, transport) ->
+        VerbsJobs.run(3, Map.of(), TIMEOUT_NS, (context, transport) ->
         {
             final int rank = context.rank();
             final int size = context.size();
@@ -100,11 +97,6 @@ class VerbsRemoteMemoryTest
         });
     }
 
-    private interface Body
-    {
-        void run(TransportContext context, Transport transport) throws Exception;
-    }
-
     private static void awaitStarted(final Transport transport, final java.util.function.BooleanSupplier start)
     {
         final long deadline = System.nanoTime() + TIMEOUT_NS;
@@ -112,27 +104,6 @@ class VerbsRemoteMemoryTest
         {
             transport.progress((src, buffer, index, length) -> { });
             assertTrue(System.nanoTime() < deadline, "no room for the operation");
-        }
-    }
-
-    private static void run(final int size, final Body body)
-    {
-        final LocalJob job = LocalJob.create(size, Map.of("jmpi.verbs.local", "true"));
-        final LocalJob.Outcome outcome = job.run(rank ->
-        {
-            final TransportContext context = JobTransportContext.of(job, rank, r -> "node-" + r, r -> "jvm-" + r);
-            final VerbsTransportProvider provider = new VerbsTransportProvider();
-            assertNull(provider.probe(context), "this test needs a verbs device (run it in the soft-RoCE VM)");
-            try (Transport transport = provider.open(context))
-            {
-                context.bootstrap().fence(TIMEOUT_NS);
-                body.run(context, transport);
-            }
-        }, TIMEOUT_NS);
-        final LocalJob.RankOutcome failure = outcome.firstFailure();
-        if (failure != null)
-        {
-            throw new AssertionError("rank " + failure.rank() + " failed", failure.failure());
         }
     }
 }

@@ -17,9 +17,14 @@ import static org.jmpi.transport.verbs.ibv.ControlDescriptor.*;
  */
 public final class QueuePair implements AutoCloseable
 {
-    /** Local ACK timeout exponent (4.096 µs * 2^14 = 67 ms) and retries: a dead peer is reported in about 0.5 s (8 tries). */
+    /** Local ACK timeout exponent (4.096 µs * 2^14 = 67 ms). */
     public static final int DEFAULT_TIMEOUT = 14;
-    public static final int DEFAULT_RETRY_COUNT = 7;
+    /**
+     * Retries after an ACK timeout before the request fails with "transport retry counter exceeded". 6, not
+     * the maximum 7: rxe (Linux 6.1 rxe_comp.c) treats 7 as "retry forever", and a dead peer was then never
+     * reported (VerbsDeadPeerTest waited 75 s).
+     */
+    public static final int DEFAULT_RETRY_COUNT = 6;
     /** 7 = retry without limit on receiver-not-ready (jmpi's credits keep receives posted). */
     public static final int DEFAULT_RNR_RETRY = 7;
 
