@@ -3,8 +3,9 @@
 # booted by ../shared/rdma/rxe-vm-run.sh (override with RXE_VM_RUN). Needs root the first time (the script
 # installs QEMU and builds the VM image, 1-3 minutes; cached in ~/.cache/rxe-vm after that).
 #   .ci/rdma-smoke.sh          the smoke subset (CI): bindings, remote memory, the light transport-contract cases
-#   .ci/rdma-smoke.sh full     the whole rdma set: smoke, the whole transport contract, core's suites forced onto verbs
-#   .ci/rdma-smoke.sh contract|axis|CLASS[#method]...   one part (transport-verbs/src/test/vm/rdma-tests.sh)
+#   .ci/rdma-smoke.sh full     the whole rdma set: smoke, the whole transport contract, core's suites forced onto verbs,
+#                              jmpirun jobs forced onto verbs and a killed rank
+#   .ci/rdma-smoke.sh contract|axis|jmpirun|bench|CLASS[#method]...   one part (transport-verbs/src/test/vm/rdma-tests.sh)
 # The jars and the test class path are built here on the host; the VM runs plain java on them (Maven under
 # emulation would rebuild the reactor). docs/verbs.md, "How to run".
 set -euo pipefail
@@ -23,7 +24,9 @@ jdk=$(dirname "$(dirname "$(readlink -f "$(command -v "$java")")")")
 start=$(date +%s)
 "$vm" --build
 echo "rdma-smoke: VM image ready after $(( $(date +%s) - start )) s" >&2
-JAVA_HOME=$jdk mvn -B -q -pl transport-verbs -am package dependency:build-classpath -DskipTests -Djmpi.fuzz.skip=true \
+modules=transport-verbs
+case "$mode" in smoke|contract|axis) ;; *) modules=transport-verbs,launcher,examples ;; esac  # jmpirun runs need the launcher
+JAVA_HOME=$jdk mvn -B -q -pl "$modules" -am package dependency:build-classpath -DskipTests -Djmpi.fuzz.skip=true \
   -Dmdep.outputFile=target/test-classpath -Dmdep.includeScope=test
 echo "rdma-smoke: built after $(( $(date +%s) - start )) s" >&2
 # Jumbo frames: rxe's active MTU follows the NIC's (1500 -> 1024, 9000 -> 4096): fewer, larger packets through

@@ -4,7 +4,8 @@
 #   rdma-tests.sh smoke     the bindings, remote memory, the light cases of the transport contract (what CI runs)
 #   rdma-tests.sh contract  the whole transport contract (2, 3 and 5 ranks)
 #   rdma-tests.sh axis      core's point-to-point, one-sided and collective suites with every peer on verbs
-#   rdma-tests.sh full      smoke, contract, axis
+#   rdma-tests.sh jmpirun   real multi-JVM jobs through bin/jmpirun forced onto verbs, and a killed rank (jmpirun-verbs.sh)
+#   rdma-tests.sh full      smoke, contract, axis, jmpirun (each runs even when an earlier one failed)
 #   rdma-tests.sh bench     perftest's ib_send_lat and ib_write_bw, then VerbsFrameBench (transport frames)
 #   rdma-tests.sh CLASS.. the named test classes (or pattern:REGEX)
 set -euo pipefail
@@ -44,7 +45,8 @@ bench() {
 }
 case "${1:-smoke}" in
   smoke) smoke ;;
-  full) smoke; contract; axis ;;
+  full) status=0; smoke || status=1; contract || status=1; axis || status=1; "$here/jmpirun-verbs.sh" || status=1; exit $status ;;
+  jmpirun) "$here/jmpirun-verbs.sh" ;;
   contract) contract ;;
   bench) shift; bench "$@" ;;
   axis) axis ;;
