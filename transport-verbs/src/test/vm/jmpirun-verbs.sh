@@ -19,7 +19,7 @@ job() { # expected-text timeout args...
   printf '%s\n' "$out" | tail -8
   if [[ $rc -ne 0 || "$out" != *"$want"* ]]; then echo "jmpirun-verbs: FAILED (rc=$rc, wanted '$want'): $*"; failed=1; else echo "jmpirun-verbs: OK: $*"; fi
 }
-job "demo done" 300 -np 2 -cp "$cp" org.jmpi.examples.Demo
+job "demo done" 600 -np 2 -cp "$cp" org.jmpi.examples.Demo
 job "collectives OK (2 ranks)" 600 -np 2 -cp "$cp" org.jmpi.examples.coll.CollectiveSelfCheck
 job "collectives OK (4 ranks)" 900 -np 4 -cp "$cp" org.jmpi.examples.coll.CollectiveSelfCheck
 job "" 600 -np 2 -cp "$cp" org.jmpi.examples.PointToPointTour
