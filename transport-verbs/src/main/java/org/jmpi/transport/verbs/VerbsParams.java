@@ -1,0 +1,39 @@
+package org.jmpi.transport.verbs;
+
+import org.jmpi.spi.ParamSpec;
+
+import java.util.List;
+
+/** The verbs transport's parameters (docs/parameters.md lists them, VerbsParamsDocTest keeps the table whole). */
+final class VerbsParams
+{
+    static final ParamSpec DEVICE = new ParamSpec("jmpi.verbs.device", "", "name",
+        "verbs: the RDMA device (mlx5_0, rxe0); empty: the first libibverbs lists.");
+    static final ParamSpec PORT = new ParamSpec("jmpi.verbs.port", "1", "port",
+        "verbs: the device port (its state must be PORT_ACTIVE).");
+    static final ParamSpec GID_INDEX = new ParamSpec("jmpi.verbs.gid.index", "auto", "index",
+        "verbs: the port's GID table entry queue pairs are addressed by; auto: on RoCE the first IPv4-mapped GID " +
+        "(RoCE v2 on rxe and most NICs), on InfiniBand entry 0.");
+    static final ParamSpec LOCAL = new ParamSpec("jmpi.verbs.local", "false", "boolean",
+        "verbs: open the transport even when every rank is on this node (it also opens when jmpi.transports names verbs).");
+    static final ParamSpec SLOTS = new ParamSpec("jmpi.verbs.eager.slots", "16", "count",
+        "verbs: receive buffers pre-posted per peer, each of jmpi.verbs.frame bytes: the credits a sender has before it must " +
+        "wait for the receiver to return some.");
+    static final ParamSpec FRAME = new ParamSpec("jmpi.verbs.frame", "64k", "bytes",
+        "verbs: the largest frame (a receive buffer's size); at least 36k (core's 32 KiB rendezvous fragment with its header).");
+    static final ParamSpec TIMEOUT = new ParamSpec("jmpi.verbs.timeout", "16", "exponent",
+        "verbs: the queue pairs' local ACK timeout, 4.096 us * 2^value (16: 268 ms); after 6 retries a peer is reported dead.");
+    static final ParamSpec RMA_DEPTH = new ParamSpec("jmpi.verbs.rma.depth", "64", "count",
+        "verbs: RDMA puts and gets in flight per peer; a put or get beyond it is refused (the one-sided layer retries or uses frames).");
+    static final ParamSpec LIBRARY = new ParamSpec("jmpi.verbs.library", "ibverbs", "name",
+        "verbs: the libibverbs JNA loads (a path or a name); for tests and unusual installations.");
+
+    static final List<ParamSpec> ALL = List.of(DEVICE, PORT, GID_INDEX, LOCAL, SLOTS, FRAME, TIMEOUT, RMA_DEPTH, LIBRARY);
+
+    /** Core's transport selection ({@code jmpi.transports}): read to know whether verbs was asked for by name. */
+    static final ParamSpec TRANSPORTS = new ParamSpec("jmpi.transports", "all", "list", "core's; not listed here");
+
+    private VerbsParams()
+    {
+    }
+}
