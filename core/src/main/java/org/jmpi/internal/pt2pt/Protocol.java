@@ -46,6 +46,11 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     /** Contexts opened (id) and closed (~id) by communicators, on any thread; applied in order by the engine. */
     private final ManyToOneConcurrentLinkedQueue<Integer> contextEvents = new ManyToOneConcurrentLinkedQueue<>();
     private ProgressEngine engine;
+    /** The BYE this rank sends once finalize has waited long enough (announceFinalizedAt). Engine thread. */
+    private boolean byePending;
+    private long byeDeadlineNs;
+    private int byeSelf;
+    private int byeContext;
 
     /**
      * @param routes the transport carrying each world rank's traffic (index = world rank).
@@ -124,6 +129,11 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
         {
             applyContextEvents();
         }
+        if (byePending && System.nanoTime() - byeDeadlineNs >= 0)
+        {
+            byePending = false;
+            announceFinalized(byeSelf, byeContext);
+        }
         int work = 0;
         for (final Transport t : transports)
         {
@@ -191,11 +201,21 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     }
 
     /**
-     * This rank finalized: tells every other rank, behind everything already sent to it, so that a receive
-     * waiting for this rank alone fails instead of waiting forever. {@code barrierContext} is the context of
-     * the finalize barrier, whose messages still flow. Engine thread.
+     * This rank finalized: from {@code deadlineNs} on (if the engine still runs then, its finalize barrier waiting
+     * for a peer), tells every other rank, behind everything already sent to it, so that a receive waiting for this
+     * rank alone fails instead of waiting forever. Not at once: a rank that finalizes because its code threw must
+     * first get its exception out and end the job (RankRuntime.finish). {@code barrierContext} is the context of the
+     * finalize barrier, whose messages still flow. Engine thread.
      */
-    public void announceFinalized(final int selfWorld, final int barrierContext)
+    public void announceFinalizedAt(final int selfWorld, final int barrierContext, final long deadlineNs)
+    {
+        byeSelf = selfWorld;
+        byeContext = barrierContext;
+        byeDeadlineNs = deadlineNs;
+        byePending = true;
+    }
+
+    private void announceFinalized(final int selfWorld, final int barrierContext)
     {
         for (final PeerChannel ch : peers)
         {

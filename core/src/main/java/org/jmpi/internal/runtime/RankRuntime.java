@@ -358,9 +358,11 @@ public final class RankRuntime
     /**
      * Finalize, completing locally so that a failing rank never hangs its job:
      * <ol>
-     * <li>Mark the rank finalized (every later MPI call raises ERR_OTHER), wait for its buffered sends, and tell
-     * the other ranks (a BYE frame behind everything sent to each), so that their receives from this rank alone
-     * fail instead of waiting forever.</li>
+     * <li>Mark the rank finalized (every later MPI call raises ERR_OTHER), wait for its buffered sends, and arrange
+     * to tell the other ranks (a BYE frame behind everything sent to each) if the closing thread's barrier still
+     * waits after twice {@link CoreParams#FINALIZE_WAIT}, so that their receives from this rank alone fail instead
+     * of waiting forever. Not at once: a rank whose code threw must first get its exception out and end the
+     * job, or its peers would end it first on the BYE and its exception would go unprinted.</li>
      * <li>A closing thread runs the world barrier, drains the protocol's output, fences, and closes the engine
      * and transports, as before.</li>
      * <li>The caller waits for it at most {@link CoreParams#FINALIZE_WAIT}: in a job whose ranks all finalize
@@ -375,7 +377,9 @@ public final class RankRuntime
     {
         services.markFinalized();
         engine.await(bsendBuffer::isEmpty);
-        engine.execute(() -> protocol.announceFinalized(rank, WORLD_CONTEXT + 1));
+        final long waitMs = Math.max(1, params.getLong(CoreParams.FINALIZE_WAIT));
+        final long byeAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2 * waitMs);
+        engine.execute(() -> protocol.announceFinalizedAt(rank, WORLD_CONTEXT + 1, byeAt));
         final Thread closer = Thread.ofPlatform().name("jmpi-finalize-" + rank).daemon(false).start(this::closeWithPeers);
         try
         {
