@@ -7,7 +7,7 @@ import java.util.List;
  * Entry point of a pluggable transport, found with {@link java.util.ServiceLoader}
  * ({@code META-INF/services/org.jmpi.spi.TransportProvider}).
  *
- * <p>Threading: called only by the rank's initialising thread.
+ * <p>Threading: called only by the rank's initialising thread, except {@link #prepare}.
  */
 public interface TransportProvider
 {
@@ -30,6 +30,15 @@ public interface TransportProvider
     default List<String> replaces()
     {
         return List.of();
+    }
+
+    /**
+     * Starts the one-time work of this transport that needs no job, such as loading native code, so that it
+     * overlaps the rank's bootstrap: a rank calls it on a background thread early in init, possibly while its
+     * own thread calls {@link #probe} or {@link #open}. Nothing by default; never throws.
+     */
+    default void prepare()
+    {
     }
 
     /**

@@ -28,7 +28,11 @@ public final class BootstrapAuth
     private static final byte[] DERIVE_LABEL = "jmpi slurm ticket".getBytes(StandardCharsets.US_ASCII);
 
     private static final String ALGORITHM = "HmacSHA256";
-    private static final SecureRandom RANDOM = new SecureRandom();
+    /** Made at first use: a rank, which only proves and unwraps, never pays for it (about 25 ms of its start-up). */
+    private static final class Random
+    {
+        static final SecureRandom INSTANCE = new SecureRandom();
+    }
 
     private BootstrapAuth()
     {
@@ -130,10 +134,19 @@ public final class BootstrapAuth
         return secret;
     }
 
-    private static byte[] randomBytes(final int count)
+    static byte[] randomBytes(final int count)
     {
         final byte[] bytes = new byte[count];
-        RANDOM.nextBytes(bytes);
+        Random.INSTANCE.nextBytes(bytes);
         return bytes;
+    }
+
+    /**
+     * Loads and initialises the random source and the MAC (some 50 ms the first time in a JVM) on a daemon
+     * thread, for a launcher that will soon answer handshakes.
+     */
+    public static void prepareInBackground()
+    {
+        Thread.ofPlatform().daemon(true).name("jmpi-auth-prepare").start(() -> proof(randomBytes(SECRET_LENGTH), randomBytes(16), "prepare", 0));
     }
 }

@@ -1,6 +1,5 @@
 package org.jmpi.internal.bootstrap;
 
-import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
 
@@ -52,8 +51,6 @@ public final class BootstrapEnv
     /** What a job id must match. */
     public static final Pattern JOB_ID_PATTERN = Pattern.compile("[A-Za-z0-9-]{1,64}");
 
-    private static final SecureRandom RANDOM = new SecureRandom();
-
     private BootstrapEnv()
     {
     }
@@ -61,8 +58,6 @@ public final class BootstrapEnv
     /** A random job id of 16 lowercase hex digits (64 bits). */
     public static String newJobId()
     {
-        final byte[] bytes = new byte[8];
-        RANDOM.nextBytes(bytes);
-        return HexFormat.of().formatHex(bytes);
+        return HexFormat.of().formatHex(BootstrapAuth.randomBytes(8));
     }
 }

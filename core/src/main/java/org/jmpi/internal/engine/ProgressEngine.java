@@ -56,6 +56,12 @@ public final class ProgressEngine
      * system call to the spin (8-byte ping-pong between 2 JVMs on 2 vCPUs: 0.85 us with them, bench/latency-vs-c.sh).
      */
     public static final long OVERSUBSCRIBED_SPIN_BURST = 64;
+    /**
+     * A JIT-aware idler asks {@link JitActivity} after {@link #JIT_FIRST_CHECK} idle polls of a wait, then once every
+     * this many + 1: a wait shorter than that (a warm ping-pong's) pays nothing.
+     */
+    static final long JIT_CHECK_MASK = 1023;
+    static final long JIT_FIRST_CHECK = 64;
 
     /** Offload mode: a blocked caller's first re-check of its request (a guard: completion unparks it). */
     static final long OFFLOAD_RECHECK_MIN_NS = 1_000_000L;
@@ -81,9 +87,10 @@ public final class ProgressEngine
 
     /**
      * Idle tuning: spins (yielding once every {@code spinBurst} of them; 0: never), yields, then parks from min
-     * to max nanoseconds.
+     * to max nanoseconds. {@code jitAware}: while spinning, also yield once every
+     * {@link #OVERSUBSCRIBED_SPIN_BURST} polls while the JIT compiler is at work ({@link JitActivity}).
      */
-    public record IdleSpec(long spins, long yields, long spinBurst, long minParkNs, long maxParkNs)
+    public record IdleSpec(long spins, long yields, long spinBurst, long minParkNs, long maxParkNs, boolean jitAware)
     {
         public IdleSpec
         {
@@ -91,6 +98,12 @@ public final class ProgressEngine
             {
                 throw new IllegalArgumentException("spin burst must be 0 or a power of two: " + spinBurst);
             }
+        }
+
+        /** Without the JIT-aware yields. */
+        public IdleSpec(final long spins, final long yields, final long spinBurst, final long minParkNs, final long maxParkNs)
+        {
+            this(spins, yields, spinBurst, minParkNs, maxParkNs, false);
         }
     }
 
@@ -116,6 +129,8 @@ public final class ProgressEngine
         private final long spinMask = idleSpec.spinBurst() - 1;
         private long count;
         private long parkNs;
+        /** While spinning: the yield mask in force, refreshed as {@link #JIT_CHECK_MASK} says. */
+        private long yieldMask = spinMask;
 
         void idle(final int work)
         {
@@ -128,7 +143,11 @@ public final class ProgressEngine
             if (count < idleSpec.spins())
             {
                 count++;
-                if (spinMask >= 0 && (count & spinMask) == 0)
+                if (idleSpec.jitAware() && (count & JIT_CHECK_MASK) == JIT_FIRST_CHECK)
+                {
+                    yieldMask = spinMask < 0 && JitActivity.busy(System.nanoTime()) ? OVERSUBSCRIBED_SPIN_BURST - 1 : spinMask;
+                }
+                if (yieldMask >= 0 && (count & yieldMask) == 0)
                 {
                     Thread.yield();
                 }

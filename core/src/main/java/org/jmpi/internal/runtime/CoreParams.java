@@ -32,7 +32,8 @@ public final class CoreParams
         "Waiting: Thread.yield iterations before parking.");
     public static final ParamSpec IDLE_SPIN_BURST = new ParamSpec("jmpi.idle.spin.burst", "-1", "iterations",
         "Waiting: while spinning, yield once every this many polls (a power of two; 0: never). -1: 64 when the ranks " +
-        "on this node outnumber its processors or a progress thread drives the engine (MULTIPLE, async progress), else 0.");
+        "on this node outnumber its processors or a progress thread drives the engine (MULTIPLE, async progress), " +
+        "else 64 while the JIT compiler is at work (it finished a compilation in the last 50 ms) and 0 otherwise.");
     public static final ParamSpec IDLE_MIN_PARK = new ParamSpec("jmpi.idle.park.min", "1000", "ns",
         "Waiting: first park period; doubles up to the maximum.");
     public static final ParamSpec IDLE_MAX_PARK = new ParamSpec("jmpi.idle.park.max", "100000", "ns",

@@ -11,6 +11,7 @@ import org.jmpi.internal.bootstrap.BootstrapEnv;
 import org.jmpi.internal.bootstrap.BootstrapParams;
 import org.jmpi.internal.bootstrap.EnvBootstrap;
 import org.jmpi.internal.bootstrap.SlurmBootstrap;
+import org.jmpi.internal.engine.JitActivity;
 import org.jmpi.internal.engine.ProgressEngine;
 import org.jmpi.internal.pt2pt.BsendBuffer;
 import org.jmpi.internal.pt2pt.CommState;
@@ -83,6 +84,7 @@ public final class RankRuntime
 
     private RankRuntime(final ThreadLevel level)
     {
+        prepareInBackground();
         rankContext = RankContext.current();
         if (rankContext != null)
         {
@@ -112,7 +114,8 @@ public final class RankRuntime
         bootstrap.put("jmpi.protocol." + rank, Integer.toString(FrameDescriptor.VERSION).getBytes(StandardCharsets.UTF_8));
         bootstrap.put(BootstrapEnv.INIT_KEY_PREFIX + rank, new byte[] {1});
         bootstrap.fence(initTimeoutNs);
-        final String[] nodes = new String[size];
+        final String[] nodes
+         = new String[size];
         final String[] jvms = new String[size];
         for (int r = 0; r < size; r++)
         {
@@ -125,7 +128,6 @@ public final class RankRuntime
                     ", rank " + rank + " speaks " + FrameDescriptor.VERSION + " (mixed jmpi versions in one job)");
             }
         }
-
         final EngineWaker waker = new EngineWaker();
         final TransportContext context = new Context(nodes, jvms, waker,
             rankContext != null ? rankContext.job().shared() : new ConcurrentHashMap<>());
@@ -185,7 +187,8 @@ public final class RankRuntime
         engine = new ProgressEngine(protocol, offload, new ProgressEngine.IdleSpec(
             params.getLong(CoreParams.IDLE_SPINS), params.getLong(CoreParams.IDLE_YIELDS),
             spinBurst(params.getLong(CoreParams.IDLE_SPIN_BURST), nodes, rank, Runtime.getRuntime().availableProcessors(), offload),
-            params.getLong(CoreParams.IDLE_MIN_PARK), params.getLong(CoreParams.IDLE_MAX_PARK)),
+            params.getLong(CoreParams.IDLE_MIN_PARK), params.getLong(CoreParams.IDLE_MAX_PARK),
+            params.getLong(CoreParams.IDLE_SPIN_BURST) < 0),
             "jmpi-progress-" + rank);
         protocol.engine(engine);
         if (rankContext != null)
@@ -228,6 +231,30 @@ public final class RankRuntime
         self = new CommState(protocol, bsendBuffer, aborter, services, SELF_CONTEXT, SELF_CONTEXT + 1, 0,
             new int[] {rank}, ErrorHandler.ERRORS_ARE_FATAL, "SELF");
         bootstrap.fence(initTimeoutNs);
+    }
+
+    /**
+     * Starts, on a daemon thread, the one-time work that needs no job (the transports' native code, the JIT
+     * monitor's management classes), so that it overlaps the bootstrap's round trips instead of following them
+     * (docs/performance.md, "Start-up").
+     */
+    private static void prepareInBackground()
+    {
+        Thread.ofPlatform().daemon(true).name("jmpi-prepare").start(() ->
+        {
+            JitActivity.prepare();
+            for (final TransportProvider provider : ServiceLoader.load(TransportProvider.class))
+            {
+                try
+                {
+                    provider.prepare();
+                }
+                catch (final RuntimeException | LinkageError ex)
+                {
+                    // The transport's probe or open reports what is wrong, on the rank's own thread.
+                }
+            }
+        });
     }
 
     /**

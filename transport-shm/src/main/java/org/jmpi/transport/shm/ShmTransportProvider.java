@@ -55,6 +55,13 @@ public final class ShmTransportProvider implements TransportProvider
         }
     }
 
+    /** Binds the futex system call through JNA (about 60 ms the first time in a JVM) while the rank bootstraps. */
+    @Override
+    public void prepare()
+    {
+        Futex.unavailable();
+    }
+
     @Override
     public String probe(final TransportContext context)
     {
