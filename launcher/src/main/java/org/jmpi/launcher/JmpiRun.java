@@ -1,5 +1,6 @@
 package org.jmpi.launcher;
 
+import org.jmpi.internal.bootstrap.BootstrapAuth;
 import org.jmpi.internal.bootstrap.BootstrapEnv;
 import org.jmpi.internal.bootstrap.ParamRegistry;
 import org.jmpi.spi.ParamSpec;
@@ -8,6 +9,7 @@ import org.jmpi.spi.Params;
 import java.io.File;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +35,9 @@ public final class JmpiRun
     /** Runs the command line and exits the JVM with the job's exit code. */
     public static void main(final String[] args)
     {
+        // The job's secrets and the handshakes' MAC need the JDK's crypto providers (about 50 ms to load):
+        // while this thread parses options and loads the launcher's classes.
+        BootstrapAuth.prepareInBackground();
         System.exit(run(args, System.getenv()));
     }
 
@@ -72,12 +77,43 @@ public final class JmpiRun
         {
             return new ThreadJob(options, out, err).run();
         }
+        final List<String> jmpiClassPath = jmpiClassPath();
+        return processJob(withAotCache(options, env, jmpiClassPath, err), out, err, System.in, jmpiClassPath).run();
+    }
+
+    private static ProcessJob processJob(final LaunchOptions options, final LineSink out, final LineSink err, final InputStream in,
+        final List<String> jmpiClassPath)
+    {
         final int size = options.rankCount();
         final boolean acrossHosts = options.placement() != null && options.placement().anyRemote();
-        return new ProcessJob(options, out, err, System.in, jmpiClassPath(),
+        return new ProcessJob(options, out, err, in, jmpiClassPath,
             listener -> BootstrapServer.start(size, BootstrapEnv.newJobId(), listener, acrossHosts ?
                 BootstrapServer.Config.acrossHosts(new Params(options.params())) :
-                BootstrapServer.Config.loopback(new Params(options.params())), err::println)).run();
+                BootstrapServer.Config.loopback(new Params(options.params())), err::println));
+    }
+
+    /**
+     * {@code options} with the rank JVMs' ahead-of-time cache ({@link AotCache}) for a job on this node, made
+     * first by a training job when there is none yet; {@code options} as they are elsewhere.
+     */
+    private static LaunchOptions withAotCache(final LaunchOptions options, final Map<String, String> env,
+        final List<String> jmpiClassPath, final LineSink err)
+    {
+        final AotCache cache = options.placement() == null ? AotCache.of(env, options.jvmArgs(), jmpiClassPath) : null;
+        if (cache == null)
+        {
+            return options;
+        }
+        if (cache.needsTraining())
+        {
+            cache.train((extra, log) ->
+            {
+                final LineSink sink = new LineSink(log);
+                return processJob(options.aotTraining(extra, AotCache.TRAINING_TIMEOUT_NS), sink, sink,
+                    InputStream.nullInputStream(), jmpiClassPath).run();
+            }, err);
+        }
+        return options.withJvmArgsFirst(cache.jvmOptions());
     }
 
     /** The class path of this JVM: the launcher jar and its runtime dependencies. */

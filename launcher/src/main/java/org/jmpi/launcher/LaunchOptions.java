@@ -90,6 +90,28 @@ record LaunchOptions(
         }
     }
 
+    /** These options with {@code first} before the rank JVMs' own {@code --jvm-arg}s. */
+    LaunchOptions withJvmArgsFirst(final List<String> first)
+    {
+        final List<String> args = new ArrayList<>(first);
+        args.addAll(jvmArgs);
+        return new LaunchOptions(rankCount, threads, params, exports, tagOutput, timeoutNs, List.copyOf(args), classPath,
+            mainClass, appArgs, info, help, placement, srun);
+    }
+
+    /**
+     * The ahead-of-time cache's training job ({@link AotTraining}) for a job of these options: 2 ranks on this
+     * node, jmpi's classes only, these rank JVM options followed by {@code extra}, no parameters, no time limit
+     * beyond {@code timeoutNs}.
+     */
+    LaunchOptions aotTraining(final List<String> extra, final long trainingTimeoutNs)
+    {
+        final List<String> args = new ArrayList<>(jvmArgs);
+        args.addAll(extra);
+        return new LaunchOptions(2, false, Map.of(), Map.of(), false, trainingTimeoutNs, List.copyOf(args), List.of(),
+            AotTraining.class.getName(), List.of(), false, false, null, null);
+    }
+
     /** The launch agent when none is given. */
     static final String DEFAULT_LAUNCH_AGENT = "ssh -x -o BatchMode=yes";
 
@@ -128,6 +150,11 @@ record LaunchOptions(
           --info                 print version, JDK, transports and every parameter, then exit; with -np N
                                  (and --host, --threads...) also the transport each rank would use to each peer
           --help, -h             print this and exit
+
+        environment:
+          JMPIRUN_AOT_CACHE=DIR|off   where rank JVMs' ahead-of-time cache of jmpi's classes is kept
+                                 (JDK 25+; made by a short training job the first time; default
+                                 ~/.cache/jmpi/aot; off: none)
 
         exit code: 0 when every rank exits 0; otherwise the code of the first rank that failed
         (128+N when killed by signal N), the code given to abort, 124 on timeout, 2 on a usage error.

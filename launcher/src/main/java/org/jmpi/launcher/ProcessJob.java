@@ -81,7 +81,7 @@ final class ProcessJob
     private volatile boolean interrupted;
 
     /**
-     * @param jmpiClassPath the class path of jmpi itself (the launcher's), appended to the user's
+     * @param jmpiClassPath the class path of jmpi itself (the launcher's), before the user's
      * @param bootstrapFactory opens the job's bootstrap service, reporting aborts to the listener
      */
     ProcessJob(final LaunchOptions options, final LineSink out, final LineSink err, final InputStream stdin,
@@ -123,7 +123,11 @@ final class ProcessJob
         return rankCommand(options, jmpiClassPath);
     }
 
-    /** The command line that starts one rank JVM of {@code options}' job, jmpi's class path after the user's. */
+    /**
+     * The command line that starts one rank JVM of {@code options}' job: jmpi's class path first, then the user's
+     * (so jmpi runs with the libraries it was built with, and the JDK can check the rank JVMs' ahead-of-time cache
+     * of jmpi's classes against the class path: {@link AotCache}).
+     */
     static List<String> rankCommand(final LaunchOptions options, final List<String> jmpiClassPath)
     {
         final List<String> command = new ArrayList<>();
@@ -131,8 +135,8 @@ final class ProcessJob
         command.addAll(JvmFlags.FLAGS);
         command.addAll(options.jvmArgs());
         options.params().forEach((name, value) -> command.add("-D" + name + "=" + value));
-        final List<String> classPath = new ArrayList<>(options.classPath());
-        classPath.addAll(jmpiClassPath);
+        final List<String> classPath = new ArrayList<>(jmpiClassPath);
+        classPath.addAll(options.classPath());
         command.add("-cp");
         command.add(String.join(File.pathSeparator, classPath));
         command.add(options.mainClass());

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class ProcessJobTest
 {
     @Test
-    void shouldStartRanksWithLaunchersJavaFlagsParamsAndUserClassPathFirst() throws UsageException
+    void shouldStartRanksWithLaunchersJavaFlagsParamsAndJmpiClassPathFirst() throws UsageException
     {
         final LaunchOptions options = LaunchOptions.parse(new String[] {"-np", "2", "--param", "eager.limit=8k", "--jvm-arg", "-Xmx64m",
             "-cp", "app.jar:classes", "org.example.Main", "a", "b"}, Map.of());
@@ -30,7 +30,7 @@ class ProcessJobTest
         expected.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         expected.addAll(JvmFlags.FLAGS);
         expected.addAll(List.of("-Xmx64m", "-Djmpi.eager.limit=8k",
-            "-cp", "app.jar:classes:/opt/jmpi/launcher.jar:/opt/jmpi/lib/*", "org.example.Main", "a", "b"));
+            "-cp", "/opt/jmpi/launcher.jar:/opt/jmpi/lib/*:app.jar:classes", "org.example.Main", "a", "b"));
         assertEquals(expected, job.command());
     }
 
