@@ -21,9 +21,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The rank JVMs' ahead-of-time cache (JDK 25 and later: {@code -XX:AOTCache}): jmpi's classes loaded and
- * linked, and its hot methods' profiles, from a training run ({@link AotTraining}), so that a rank JVM reaches
- * {@code main} and compiled code sooner (docs/performance.md, "Start-up").
+ * The rank JVMs' ahead-of-time cache (JDK 25 and later: {@code -XX:AOTCache}): jmpi's classes as a training
+ * run ({@link AotTraining}) loaded and linked them, so that a rank JVM reaches {@code main} and its first
+ * messages sooner (docs/performance.md, "Start-up"). Without method profiles: see {@link #train}.
  *
  * <p>The cache holds jmpi's classes only: it is trained with jmpi's class path alone, and rank JVMs get jmpi's
  * class path first and the application's after it, the one layout in which the JDK checks a cache against the
@@ -114,7 +114,11 @@ final class AotCache
         {
             Files.createDirectories(dir);
             final ByteArrayOutputStream log = new ByteArrayOutputStream();
-            final int code = trainingJob.run(List.of("-XX:AOTCacheOutput=" + dir.resolve(prefix + "%p.aot")), log);
+            // Classes only, no method profiles: with the training's profiles replayed, a 128-double halo exchange
+            // between 2 JVMs ran at 8-11 us instead of 1.5-3.7 over its 40,000th to 60,000th exchanges
+            // (recompilation when the program's paths left the training's; docs/performance.md).
+            final int code = trainingJob.run(List.of("-XX:AOTCacheOutput=" + dir.resolve(prefix + "%p.aot"),
+                "-XX:+IgnoreUnrecognizedVMOptions", "-XX:+UnlockDiagnosticVMOptions", "-XX:-AOTRecordTraining"), log);
             final Path made = firstMade(dir, prefix);
             if (code == 0 && made != null)
             {

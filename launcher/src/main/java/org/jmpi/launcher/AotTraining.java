@@ -10,9 +10,8 @@ import java.nio.ByteBuffer;
 
 /**
  * The training run behind jmpirun's ahead-of-time cache ({@link AotCache}): a short job of jmpi's own
- * code, started by jmpirun as ranks in separate JVMs, whose JVMs record which classes they load and link and
- * how the hot methods behave. A later rank JVM given the cache starts with those classes loaded and those
- * profiles, so it reaches {@code main} and compiled code sooner.
+ * code, started by jmpirun as ranks in separate JVMs, whose JVMs record which classes they load and link. A
+ * later rank JVM given the cache starts with those classes loaded and linked.
  *
  * <p>It walks the paths a typical program takes first: init, eager and rendezvous point-to-point on arrays and
  * direct buffers, nonblocking halo exchanges with a contiguous and a vector type, barrier, bcast and allreduce,
