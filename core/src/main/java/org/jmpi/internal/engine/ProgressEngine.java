@@ -87,10 +87,11 @@ public final class ProgressEngine
 
     /**
      * Idle tuning: spins (yielding once every {@code spinBurst} of them; 0: never), yields, then parks from min
-     * to max nanoseconds. {@code jitAware}: while spinning, also yield once every
-     * {@link #OVERSUBSCRIBED_SPIN_BURST} polls while the JIT compiler is at work ({@link JitActivity}).
+     * to max nanoseconds. {@code jitWindowNs}: for this long after the engine is made, while spinning, also
+     * yield once every {@link #OVERSUBSCRIBED_SPIN_BURST} polls while the JIT compiler is at work
+     * ({@link JitActivity}); 0: never.
      */
-    public record IdleSpec(long spins, long yields, long spinBurst, long minParkNs, long maxParkNs, boolean jitAware)
+    public record IdleSpec(long spins, long yields, long spinBurst, long minParkNs, long maxParkNs, long jitWindowNs)
     {
         public IdleSpec
         {
@@ -103,7 +104,7 @@ public final class ProgressEngine
         /** Without the JIT-aware yields. */
         public IdleSpec(final long spins, final long yields, final long spinBurst, final long minParkNs, final long maxParkNs)
         {
-            this(spins, yields, spinBurst, minParkNs, maxParkNs, false);
+            this(spins, yields, spinBurst, minParkNs, maxParkNs, 0);
         }
     }
 
@@ -131,6 +132,9 @@ public final class ProgressEngine
         private long parkNs;
         /** While spinning: the yield mask in force, refreshed as {@link #JIT_CHECK_MASK} says. */
         private long yieldMask = spinMask;
+        /** Until when the JIT-aware yields apply; after it they are off for good. */
+        private final long jitUntilNs = System.nanoTime() + idleSpec.jitWindowNs();
+        private boolean jitWatch = idleSpec.jitWindowNs() > 0 && spinMask < 0;
 
         void idle(final int work)
         {
@@ -143,9 +147,11 @@ public final class ProgressEngine
             if (count < idleSpec.spins())
             {
                 count++;
-                if (idleSpec.jitAware() && (count & JIT_CHECK_MASK) == JIT_FIRST_CHECK)
+                if (jitWatch && (count & JIT_CHECK_MASK) == JIT_FIRST_CHECK)
                 {
-                    yieldMask = spinMask < 0 && JitActivity.busy(System.nanoTime()) ? OVERSUBSCRIBED_SPIN_BURST - 1 : spinMask;
+                    final long now = System.nanoTime();
+                    jitWatch = now - jitUntilNs < 0;
+                    yieldMask = jitWatch && JitActivity.busy(now) ? OVERSUBSCRIBED_SPIN_BURST - 1 : spinMask;
                 }
                 if (yieldMask >= 0 && (count & yieldMask) == 0)
                 {

@@ -33,7 +33,11 @@ public final class CoreParams
     public static final ParamSpec IDLE_SPIN_BURST = new ParamSpec("jmpi.idle.spin.burst", "-1", "iterations",
         "Waiting: while spinning, yield once every this many polls (a power of two; 0: never). -1: 64 when the ranks " +
         "on this node outnumber its processors or a progress thread drives the engine (MULTIPLE, async progress), " +
-        "else 64 while the JIT compiler is at work (it finished a compilation in the last 50 ms) and 0 otherwise.");
+        "else 0, except 64 while the JIT compiler is at work in the first jmpi.idle.jit.window.");
+    public static final ParamSpec IDLE_JIT_WINDOW = new ParamSpec("jmpi.idle.jit.window", "0", "ms",
+        "Waiting: for this long after init, with jmpi.idle.spin.burst -1, a spinning rank yields once every 64 polls " +
+        "while the JIT compiler is at work (it finished a compilation in the last 50 ms), so the compiler gets a core; " +
+        "0: never. Off by default: it halves a job's first-second latencies but left later ones slower (docs/performance.md).");
     public static final ParamSpec IDLE_MIN_PARK = new ParamSpec("jmpi.idle.park.min", "1000", "ns",
         "Waiting: first park period; doubles up to the maximum.");
     public static final ParamSpec IDLE_MAX_PARK = new ParamSpec("jmpi.idle.park.max", "100000", "ns",
@@ -57,7 +61,7 @@ public final class CoreParams
 
     public static final List<ParamSpec> ALL = List.of(
         EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW, SPLIT_MIN, SPLIT,
-        IDLE_SPINS, IDLE_YIELDS, IDLE_SPIN_BURST, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT,
+        IDLE_SPINS, IDLE_YIELDS, IDLE_SPIN_BURST, IDLE_JIT_WINDOW, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT,
         TRANSPORTS, JVM_ISOLATE, FINALIZE_WAIT, TRANSPORTS_SHOW);
 
     private CoreParams()

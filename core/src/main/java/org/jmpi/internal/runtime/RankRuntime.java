@@ -188,7 +188,7 @@ public final class RankRuntime
             params.getLong(CoreParams.IDLE_SPINS), params.getLong(CoreParams.IDLE_YIELDS),
             spinBurst(params.getLong(CoreParams.IDLE_SPIN_BURST), nodes, rank, Runtime.getRuntime().availableProcessors(), offload),
             params.getLong(CoreParams.IDLE_MIN_PARK), params.getLong(CoreParams.IDLE_MAX_PARK),
-            params.getLong(CoreParams.IDLE_SPIN_BURST) < 0),
+            params.getLong(CoreParams.IDLE_SPIN_BURST) < 0 ? TimeUnit.MILLISECONDS.toNanos(params.getLong(CoreParams.IDLE_JIT_WINDOW)) : 0),
             "jmpi-progress-" + rank);
         protocol.engine(engine);
         if (rankContext != null)
