@@ -84,6 +84,8 @@ public final class ProgressEngine
     private volatile Throwable progressFailure;
     /** A transport's doorbell, which peers in other processes can ring; null: park with {@code LockSupport}. */
     private volatile Doorbell doorbell;
+    /** The idler of direct-mode waits: one thread drives the engine at a time, so one is enough (no garbage per wait). */
+    private final Idler directIdler;
 
     /**
      * Idle tuning: spins (yielding once every {@code spinBurst} of them; 0: never), yields, then parks from min
@@ -135,6 +137,13 @@ public final class ProgressEngine
         /** Until when the JIT-aware yields apply; after it they are off for good. */
         private final long jitUntilNs = System.nanoTime() + idleSpec.jitWindowNs();
         private boolean jitWatch = idleSpec.jitWindowNs() > 0 && spinMask < 0;
+
+        /** Back to the start of the spin phase, as a new wait begins. */
+        void reset()
+        {
+            count = 0;
+            parkNs = 0;
+        }
 
         void idle(final int work)
         {
@@ -213,6 +222,7 @@ public final class ProgressEngine
         this.pollable = pollable;
         this.offload = offload;
         this.idleSpec = idleSpec;
+        this.directIdler = new Idler();
         if (offload)
         {
             progressThread = Thread.ofPlatform().daemon(true).name(name).unstarted(this::runProgressLoop);
@@ -405,7 +415,8 @@ public final class ProgressEngine
             exitDirect();
             return;
         }
-        final Idler idle = new Idler();
+        final Idler idle = directIdler;
+        idle.reset();
         idleThread = Thread.currentThread();
         try
         {

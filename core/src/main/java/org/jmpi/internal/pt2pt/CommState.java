@@ -1,5 +1,7 @@
 package org.jmpi.internal.pt2pt;
 
+import org.jmpi.internal.datatype.BufferView;
+
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -72,6 +74,13 @@ public final class CommState
     private final AtomicReferenceArray<Object> slots = new AtomicReferenceArray<>(MAX_SLOTS);
     final int rank;
     final int[] worldRanks;
+    /**
+     * The views of the arrays last sent from and received into on this communicator, reused when the next call
+     * names the same array (no view allocated per message). Racy by design: a view is immutable (final fields),
+     * so a thread that reads another's entry sees it whole, and at worst makes a new one.
+     */
+    BufferView lastSendView;
+    BufferView lastRecvView;
     private volatile ErrorHandler errorHandler;
     private volatile String name;
     private final RequestImpl.ErrorSink errorSink = this::handle;

@@ -149,7 +149,12 @@ public final class PointToPoint
         checkType(op, type);
         checkSource(op, c, source);
         checkTag(op, tag, true);
-        final BufferView view = BufferView.of(buf, "receive buffer");
+        final BufferView last = c.lastRecvView;
+        final BufferView view = last != null && last.buffer() == buf ? last : BufferView.of(buf, "receive buffer");
+        if (view != last && view.base() == buf)
+        {
+            c.lastRecvView = view; // an array: the same view serves the next receive into it
+        }
         checkOffset(op, offset);
         if (view.readOnly())
         {
@@ -436,7 +441,12 @@ public final class PointToPoint
         checkType(op, type);
         checkDest(op, c, dest);
         checkTag(op, tag, false);
-        final BufferView view = BufferView.of(buf, "send buffer");
+        final BufferView last = c.lastSendView;
+        final BufferView view = last != null && last.buffer() == buf ? last : BufferView.of(buf, "send buffer");
+        if (view != last && view.base() == buf)
+        {
+            c.lastSendView = view; // an array: the same view serves the next send from it
+        }
         checkOffset(op, offset);
         return view;
     }

@@ -68,8 +68,9 @@ public final class Convertor
     private long inner;
     private byte[] staging;
 
+    /** @param top the program of all {@code count} items ({@link Program#top}); null when there are none. */
     private Convertor(final BufferView view, final Object base, final long origin, final int mode,
-        final boolean streamBigEndian, final Datatype type, final long count, final Op root)
+        final boolean streamBigEndian, final Datatype type, final long count, final Op top)
     {
         this.view = view;
         this.base = base;
@@ -77,7 +78,7 @@ public final class Convertor
         this.streamBigEndian = streamBigEndian;
         this.type = type;
         this.count = count;
-        this.top = root == null ? null : Compiler.loop(0, count, type.extent(), root);
+        this.top = top;
         this.total = top == null ? 0 : top.size;
         final int frames = top == null ? 1 : top.depth + 1;
         ops = new Op[frames];
@@ -171,7 +172,7 @@ public final class Convertor
         final int mode = view.indirect() != null ? INDIRECT : swap ? SWAP : NATIVE;
         final Program program = mode == SWAP ? TypeAccess.get().program(type, true) : untyped;
         return new Convertor(view, view.base(), view.address() + byteOffset, mode,
-            external32 || !BufferView.nativeLittleEndian(), type, count, program.root);
+            external32 || !BufferView.nativeLittleEndian(), type, count, program.top(count, type.extent()));
     }
 
     private static void checkUnits(final BufferView view, final Datatype type, final Program program, final long count)
@@ -242,7 +243,7 @@ public final class Convertor
         {
             return;
         }
-        final Convertor walk = new Convertor(null, null, 0, NATIVE, false, type, items, program.root);
+        final Convertor walk = new Convertor(null, null, 0, NATIVE, false, type, items, program.top(items, type.extent()));
         final int runs = (int)walk.top.blocks;
         final long[] starts = new long[runs];
         final long[] ends = new long[runs];
@@ -270,7 +271,7 @@ public final class Convertor
     /** A cursor over offsets from the first item's origin, for walking runs without a buffer. */
     static Convertor virtual(final Datatype type, final long count, final boolean typed)
     {
-        return new Convertor(null, null, 0, NATIVE, false, type, count, TypeAccess.get().program(type, typed).root);
+        return new Convertor(null, null, 0, NATIVE, false, type, count, TypeAccess.get().program(type, typed).top(count, type.extent()));
     }
 
     /** Basic type code of the current run in a typed cursor. */
