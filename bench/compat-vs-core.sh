@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# The cost of jmpi-compat (the Open MPI Java API) over jmpi core: OsuLatency (core) and CompatLatency (compat,
-# the same ping-pong written as OMB-J's osu_latency is) alternated in one invocation (A B A B ...), two JVMs over
-# shared memory, as ../shared/baseline/README.md asks; both with direct ByteBuffers, then both with byte[].
+# The cost of jmpi-compat (the Open MPI Java API) over jmpi core, alternated in one invocation (A B A B ...), two
+# JVMs over shared memory, as ../shared/baseline/README.md asks:
+#  - latency:   OsuLatency (core) and CompatLatency (the same ping-pong written as OMB-J's osu_latency is), both
+#               with direct ByteBuffers, then both with byte[]; each run measures one size;
+#  - bandwidth: OsuBandwidth bw (core) and CompatBandwidth (osu_bw's window of 64 through compat), direct and byte[];
+#               each run measures every size up to the largest asked, the table shows the sizes asked;
+#  - allreduce: OsuCollective allreduce (core) and CompatAllreduce, int[] on both sides (core's harness has no
+#               direct form), every size from 4 B up to the largest asked.
 # Needs: mvn package done (bench and compat). Usage: bench/compat-vs-core.sh [rounds] [size...]
-# (default sizes 8 and 1048576; each run measures one size).
+# (default sizes 8 and 1048576). PARTS="latency bandwidth allreduce" (the default) chooses the parts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -12,18 +17,48 @@ if [ $# -gt 0 ]; then sizes=("$@"); else sizes=(8 1048576); fi
 out=bench/target/compat
 mkdir -p "$out"
 cp="bench/target/classes:bench/target/lib/*:compat/target/classes"
+parts=${PARTS:-latency bandwidth allreduce}
+max=$(printf '%s\n' "${sizes[@]}" | sort -n | tail -1)
 rm -f "$out"/*.txt
 for r in $(seq 1 "$rounds"); do
-  for s in "${sizes[@]}"; do
-    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuLatency "$s" --from "$s" --direct --jit-warmup 0 >> "$out/core-buffer-$r.txt"
-    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatLatency "$s" --from "$s" -a buffer >> "$out/compat-buffer-$r.txt"
-    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuLatency "$s" --from "$s" --jit-warmup 0 >> "$out/core-arrays-$r.txt"
-    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatLatency "$s" --from "$s" -a arrays >> "$out/compat-arrays-$r.txt"
-  done
+  if [[ " $parts " == *" latency "* ]]; then
+    for s in "${sizes[@]}"; do
+      bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuLatency "$s" --from "$s" --direct --jit-warmup 0 >> "$out/core-buffer-$r.txt"
+      bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatLatency "$s" --from "$s" -a buffer >> "$out/compat-buffer-$r.txt"
+      bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuLatency "$s" --from "$s" --jit-warmup 0 >> "$out/core-arrays-$r.txt"
+      bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatLatency "$s" --from "$s" -a arrays >> "$out/compat-arrays-$r.txt"
+    done
+  fi
+  if [[ " $parts " == *" bandwidth "* ]]; then
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuBandwidth bw "$max" --direct > "$out/bw-core-buffer-$r.txt"
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatBandwidth "$max" -a buffer > "$out/bw-compat-buffer-$r.txt"
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuBandwidth bw "$max" > "$out/bw-core-arrays-$r.txt"
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatBandwidth "$max" -a arrays > "$out/bw-compat-arrays-$r.txt"
+  fi
+  if [[ " $parts " == *" allreduce "* ]]; then
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.coll.OsuCollective allreduce "$max" > "$out/ar-core-arrays-$r.txt"
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatAllreduce "$max" -a arrays > "$out/ar-compat-arrays-$r.txt"
+  fi
 done
-python3 - "$out" "$rounds" <<'PY'
+python3 - "$out" "$rounds" "$parts" "${sizes[@]}" <<'PY'
 import sys, statistics
-out, rounds = sys.argv[1], int(sys.argv[2])
+out, rounds, parts, asked = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), [int(a) for a in sys.argv[4:]]
+def columns(name, col):
+    rows = {}
+    for line in open(f"{out}/{name}"):
+        if line.startswith("#") or not line.strip(): continue
+        f = line.split()
+        rows[int(f[0])] = float(f[col])
+    return rows
+def table(title, core_name, compat_name, col, unit):
+    core = [columns(core_name % r, col) for r in range(1, rounds + 1)]
+    comp = [columns(compat_name % r, col) for r in range(1, rounds + 1)]
+    print(f"{title}: {unit}, medians over {rounds} rounds; ratio = compat / core per round, then the median")
+    print(f"{'size':>9} | {'core':>10} {'compat':>10} {'ratio':>6}")
+    for s in asked:
+        if s not in core[0]: continue
+        ratio = statistics.median(b[s] / a[s] for a, b in zip(core, comp))
+        print(f"{s:>9} | {statistics.median(x[s] for x in core):>10.2f} {statistics.median(x[s] for x in comp):>10.2f} {ratio:>6.3f}")
 def load(name):
     rows = {}
     for line in open(f"{out}/{name}"):
@@ -31,7 +66,7 @@ def load(name):
         size, mean, bw, median = line.split()[:4]   # OsuLatency adds p90, p99, p99.9, max
         rows[int(size)] = (float(mean), float(median))
     return rows
-for kind in ("buffer", "arrays"):
+for kind in ("buffer", "arrays") if "latency" in parts else ():
     core = [load(f"core-{kind}-{r}.txt") for r in range(1, rounds + 1)]
     comp = [load(f"compat-{kind}-{r}.txt") for r in range(1, rounds + 1)]
     print(f"{kind}: one-way latency in us, medians over {rounds} rounds; ratio = compat / core per round, then the median")
@@ -41,4 +76,8 @@ for kind in ("buffer", "arrays"):
         dr = statistics.median(b[s][1] / a[s][1] for a, b in zip(core, comp))
         print(f"{s:>9} | {statistics.median(x[s][0] for x in core):>9.2f} {statistics.median(x[s][0] for x in comp):>11.2f} {mr:>6.3f} | "
               f"{statistics.median(x[s][1] for x in core):>11.2f} {statistics.median(x[s][1] for x in comp):>13.2f} {dr:>6.3f}")
+for kind in ("buffer", "arrays") if "bandwidth" in parts else ():
+    table(f"bw {kind}", f"bw-core-{kind}-%d.txt", f"bw-compat-{kind}-%d.txt", 1, "MB/s")
+if "allreduce" in parts:
+    table("allreduce int[] (2 ranks)", "ar-core-arrays-%d.txt", "ar-compat-arrays-%d.txt", 1, "average latency in us")
 PY

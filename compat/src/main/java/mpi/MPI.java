@@ -152,17 +152,17 @@ public final class MPI
     public static final int DISTRIBUTE_NONE = DISTRIBUTE_NONE_VALUE;
     public static final int DISTRIBUTE_DFLT_DARG = org.jmpi.Datatype.DFLT_DARG;
 
-    // MPI-IO and one-sided constants: jmpi has no File or Win yet (docs/compat.md); the values are MPI's usual ones.
-    public static final int MODE_CREATE = 1;
-    public static final int MODE_RDONLY = 2;
-    public static final int MODE_WRONLY = 4;
-    public static final int MODE_RDWR = 8;
-    public static final int MODE_DELETE_ON_CLOSE = 16;
-    public static final int MODE_UNIQUE_OPEN = 32;
-    public static final int MODE_EXCL = 64;
-    public static final int MODE_APPEND = 128;
-    public static final int MODE_SEQUENTIAL = 256;
-    public static final int DISPLACEMENT_CURRENT = -54278278;
+    // MPI-IO (mpi.File, over org.jmpi.File) and one-sided constants; the values are Open MPI's.
+    public static final int MODE_CREATE = org.jmpi.File.MODE_CREATE;
+    public static final int MODE_RDONLY = org.jmpi.File.MODE_RDONLY;
+    public static final int MODE_WRONLY = org.jmpi.File.MODE_WRONLY;
+    public static final int MODE_RDWR = org.jmpi.File.MODE_RDWR;
+    public static final int MODE_DELETE_ON_CLOSE = org.jmpi.File.MODE_DELETE_ON_CLOSE;
+    public static final int MODE_UNIQUE_OPEN = org.jmpi.File.MODE_UNIQUE_OPEN;
+    public static final int MODE_EXCL = org.jmpi.File.MODE_EXCL;
+    public static final int MODE_APPEND = org.jmpi.File.MODE_APPEND;
+    public static final int MODE_SEQUENTIAL = org.jmpi.File.MODE_SEQUENTIAL;
+    public static final int DISPLACEMENT_CURRENT = (int)org.jmpi.File.DISPLACEMENT_CURRENT;
     public static final int SEEK_SET = 600;
     public static final int SEEK_CUR = 602;
     public static final int SEEK_END = 604;

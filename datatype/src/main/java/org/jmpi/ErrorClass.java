@@ -54,7 +54,35 @@ public enum ErrorClass
     ERR_PROC_ABORTED(44),
     ERR_VALUE_TOO_LARGE(45),
     ERR_SESSION(46),
-    ERR_ERRHANDLER(47);
+    ERR_ERRHANDLER(47),
+    /** MPI-IO (MPI 4.1 §14.7): permission denied. */
+    ERR_ACCESS(48),
+    /** MPI-IO: an invalid access mode at open. */
+    ERR_AMODE(49),
+    /** MPI-IO: an invalid file name (a directory, too long...). */
+    ERR_BAD_FILE(50),
+    /** MPI-IO: a user data conversion function failed (jmpi has none). */
+    ERR_CONVERSION(51),
+    /** MPI-IO: a data representation registered twice (jmpi registers none). */
+    ERR_DUP_DATAREP(52),
+    /** MPI-IO: the file exists (MODE_CREATE | MODE_EXCL). */
+    ERR_FILE_EXISTS(53),
+    /** MPI-IO: the file is open (File.delete). */
+    ERR_FILE_IN_USE(54),
+    /** MPI-IO: an invalid file handle (a closed file). */
+    ERR_FILE(55),
+    /** MPI-IO: any other I/O error. */
+    ERR_IO(56),
+    /** MPI-IO: no space left on the device. */
+    ERR_NO_SPACE(57),
+    /** MPI-IO: the file does not exist. */
+    ERR_NO_SUCH_FILE(58),
+    /** MPI-IO: a quota was exceeded. */
+    ERR_QUOTA(59),
+    /** MPI-IO: a read-only file or file system. */
+    ERR_READ_ONLY(60),
+    /** MPI-IO: an unknown data representation. */
+    ERR_UNSUPPORTED_DATAREP(61);
 
     private final int code;
 

@@ -82,6 +82,18 @@ class CompatJmpirunIT
     }
 
     @ParameterizedTest
+    @CsvSource({"false, 2", "true, 2", "false, 4", "true, 4"})
+    void shouldShareAFileBetweenRanks(final boolean threads, final int np) throws Exception
+    {
+        final Path file = Files.createTempDirectory("jmpi-io").resolve("stripes.dat");
+        final Run run = jmpirun(threads, np, "FileStripes", file.toString());
+        assertEquals(0, run.exitCode(), run.output());
+        assertTrue(run.output().contains("FileStripes on " + np + " processes PASSED."), run.output());
+        assertTrue(!Files.exists(file), "deleted on close");
+        Files.delete(file.getParent());
+    }
+
+    @ParameterizedTest
     @CsvSource({"false", "true"})
     void shouldEndTheJobWithTheProgramsExitCodeOrAbortCode(final boolean threads) throws Exception
     {

@@ -268,8 +268,11 @@ public final class Convertor
         program.overlapFreeCount = Math.max(program.overlapFreeCount, items == needed ? Long.MAX_VALUE : count);
     }
 
-    /** A cursor over offsets from the first item's origin, for walking runs without a buffer. */
-    static Convertor virtual(final Datatype type, final long count, final boolean typed)
+    /**
+     * A cursor over offsets from the first item's origin, for walking runs without a buffer: {@link #runAddress()} is
+     * then the byte displacement of the current run from the type's origin (used by MPI-IO to map a file view).
+     */
+    public static Convertor virtual(final Datatype type, final long count, final boolean typed)
     {
         return new Convertor(null, null, 0, NATIVE, false, type, count, TypeAccess.get().program(type, typed).top(count, type.extent()));
     }
