@@ -3,6 +3,7 @@ package org.jmpi.launcher;
 import org.jmpi.internal.bootstrap.BootstrapEnv;
 import org.jmpi.internal.bootstrap.EnvBootstrap;
 import org.jmpi.internal.bootstrap.LocalJob;
+import org.jmpi.internal.bootstrap.SlurmBootstrap;
 import org.jmpi.spi.Bootstrap;
 
 import java.io.IOException;
@@ -29,7 +30,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>{@code HostJob CLASSPATH MAIN [args]}, with the environment of {@link BootstrapEnv} except that
  * {@link #RANKS_ENV_NAME} lists the ranks instead of {@code JMPI_RANK}, and the tickets come as the
- * first lines of stdin, one per rank in that order. The first rank's connection carries the heartbeat
+ * first lines of stdin, one per rank in that order. As a task of jmpirun's srun step inside a Slurm allocation
+ * ({@code --threads --npernode K}, one task per node), {@link #SLURM_RANKS_PER_TASK_ENV_NAME} gives K instead and
+ * the ranks find the job through Slurm. The first rank's connection carries the heartbeat
  * when {@code JMPI_HEARTBEAT} is set. A rank that throws or aborts stops the job through the launcher;
  * the JVM exits with 0 when every rank returned from {@code main}.
  *
@@ -39,6 +42,12 @@ public final class HostJob
 {
     /** The global ranks this JVM runs, comma-separated, ascending. */
     public static final String RANKS_ENV_NAME = "JMPI_HOST_RANKS";
+    /**
+     * Set instead of {@link #RANKS_ENV_NAME} when this JVM is a task of a Slurm step (jmpirun's hybrid job inside an
+     * allocation): K, the ranks per task; task t runs ranks t x K ... and finds the job through Slurm
+     * ({@link SlurmBootstrap#forTask}).
+     */
+    public static final String SLURM_RANKS_PER_TASK_ENV_NAME = "JMPI_SLURM_RANKS_PER_TASK";
     private static final long NO_LIMIT_NS = TimeUnit.DAYS.toNanos(365);
 
     private HostJob()
@@ -52,8 +61,65 @@ public final class HostJob
             System.err.println("usage: HostJob CLASSPATH MAIN [args...] (started by jmpirun --threads across hosts)");
             System.exit(2);
         }
-        final int[] ranks = Arrays.stream(System.getenv().getOrDefault(RANKS_ENV_NAME, "").split(","))
-            .mapToInt(text -> Integer.parseInt(text.trim())).toArray();
+        final String perTask = System.getenv(SLURM_RANKS_PER_TASK_ENV_NAME);
+        final Bootstrap[] bootstraps = perTask != null ? slurmBootstraps(Integer.parseInt(perTask.trim())) : null;
+        final int[] ranks = bootstraps != null ? Arrays.stream(bootstraps).mapToInt(Bootstrap::rank).toArray() :
+            Arrays.stream(System.getenv().getOrDefault(RANKS_ENV_NAME, "").split(",")).mapToInt(text -> Integer.parseInt(text.trim())).toArray();
+        final Bootstrap[] local = bootstraps != null ? bootstraps : launcherBootstraps(ranks);
+        final URL[] urls = ThreadJob.classPathUrls(List.of(args[0].split(java.io.File.pathSeparator)));
+        final String mainClass = args[1];
+        final String[] appArgs = Arrays.copyOfRange(args, 2, args.length);
+        final LocalJob job = LocalJob.forHost(ranks.length, Map.of(), i -> local[i]);
+        final AtomicReference<String> failure = new AtomicReference<>();
+        System.setIn(new RankInputStream(System.in));
+        final LocalJob.Outcome outcome = job.run(i ->
+        {
+            final URLClassLoader loader = new URLClassLoader("jmpi-rank-" + ranks[i], urls, HostJob.class.getClassLoader());
+            Thread.currentThread().setContextClassLoader(loader);
+            try
+            {
+                mainMethod(loader, mainClass).invoke(null, (Object)appArgs.clone());
+            }
+            catch (final InvocationTargetException ex)
+            {
+                final Throwable cause = ex.getCause() == null ? ex : ex.getCause();
+                if (!job.aborted() && failure.compareAndSet(null, "rank " + ranks[i] + " threw " + cause))
+                {
+                    final StringWriter trace = new StringWriter();
+                    cause.printStackTrace(new PrintWriter(trace));
+                    System.err.print("Exception in rank " + ranks[i] + " main: " + trace);
+                    System.err.flush();
+                }
+                throw cause;
+            }
+        }, NO_LIMIT_NS);
+        final LocalJob.RankOutcome first = outcome.firstFailure();
+        if (outcome.aborted() || first != null)
+        {
+            final int code = outcome.aborted() && outcome.abortCode() != 0 ? outcome.abortCode() : 1;
+            final String message = failure.get() != null ? failure.get() : outcome.abortMessage();
+            local[0].abort(code, message);
+            System.out.flush();
+            Runtime.getRuntime().halt(code);
+        }
+        System.out.flush();
+        System.exit(0);
+    }
+
+    /** The bootstraps of this task's ranks, found through Slurm. */
+    private static Bootstrap[] slurmBootstraps(final int perTask)
+    {
+        final SlurmBootstrap[] found = SlurmBootstrap.forTask(System.getenv(), perTask);
+        if (found == null)
+        {
+            throw new IllegalStateException(SLURM_RANKS_PER_TASK_ENV_NAME + "=" + perTask + " outside a Slurm step of two ranks or more");
+        }
+        return found;
+    }
+
+    /** The launcher's bootstraps of {@code ranks}, their tickets read from stdin, one line each. */
+    private static Bootstrap[] launcherBootstraps(final int[] ranks) throws IOException
+    {
         final Bootstrap[] bootstraps = new Bootstrap[ranks.length];
         for (int i = 0; i < ranks.length; i++)
         {
@@ -67,44 +133,7 @@ public final class HostJob
             }
             bootstraps[i] = EnvBootstrap.fromEnvironment(env);
         }
-        final URL[] urls = ThreadJob.classPathUrls(List.of(args[0].split(java.io.File.pathSeparator)));
-        final String mainClass = args[1];
-        final String[] appArgs = Arrays.copyOfRange(args, 2, args.length);
-        final LocalJob job = LocalJob.forHost(ranks.length, Map.of(), i -> bootstraps[i]);
-        final AtomicReference<String> failure = new AtomicReference<>();
-        System.setIn(new RankInputStream(System.in));
-        final LocalJob.Outcome outcome = job.run(local ->
-        {
-            final URLClassLoader loader = new URLClassLoader("jmpi-rank-" + ranks[local], urls, HostJob.class.getClassLoader());
-            Thread.currentThread().setContextClassLoader(loader);
-            try
-            {
-                mainMethod(loader, mainClass).invoke(null, (Object)appArgs.clone());
-            }
-            catch (final InvocationTargetException ex)
-            {
-                final Throwable cause = ex.getCause() == null ? ex : ex.getCause();
-                if (!job.aborted() && failure.compareAndSet(null, "rank " + ranks[local] + " threw " + cause))
-                {
-                    final StringWriter trace = new StringWriter();
-                    cause.printStackTrace(new PrintWriter(trace));
-                    System.err.print("Exception in rank " + ranks[local] + " main: " + trace);
-                    System.err.flush();
-                }
-                throw cause;
-            }
-        }, NO_LIMIT_NS);
-        final LocalJob.RankOutcome first = outcome.firstFailure();
-        if (outcome.aborted() || first != null)
-        {
-            final int code = outcome.aborted() && outcome.abortCode() != 0 ? outcome.abortCode() : 1;
-            final String message = failure.get() != null ? failure.get() : outcome.abortMessage();
-            bootstraps[0].abort(code, message);
-            System.out.flush();
-            Runtime.getRuntime().halt(code);
-        }
-        System.out.flush();
-        System.exit(0);
+        return bootstraps;
     }
 
     private static Method mainMethod(final ClassLoader loader, final String mainClass) throws ReflectiveOperationException

@@ -56,8 +56,9 @@ record LaunchOptions(
      * @param perNode {@code --npernode}, 0 when not given
      * @param mapBy {@code --map-by}: srun's block (slot) or cyclic (node) distribution
      * @param oversubscribe {@code --oversubscribe}: srun's {@code --overcommit}
+     * @param threads {@code --threads} (with {@code --npernode K}): one task per node running K ranks as threads ({@link HostJob})
      */
-    record SrunPlan(int perNode, Hosts.MapBy mapBy, boolean oversubscribe)
+    record SrunPlan(int perNode, Hosts.MapBy mapBy, boolean oversubscribe, boolean threads)
     {
     }
 
@@ -144,7 +145,8 @@ record LaunchOptions(
         inside a Slurm allocation (salloc, sbatch; docs/cluster.md):
           ranks start with one "srun --mpi=pmi2 --kill-on-bad-exit=1"; -np defaults to SLURM_NTASKS;
           --npernode, --map-by and --oversubscribe become srun's --ntasks-per-node, --distribution
-          and --overcommit; --host or --hostfile use ssh instead
+          and --overcommit; --threads --npernode K: one task per node, each running K ranks as
+          threads; --host or --hostfile use ssh instead
           --launcher auto|srun|local   auto (default): srun inside an allocation, else this node;
                                  local: this node even inside an allocation
           --info                 print version, JDK, transports and every parameter, then exit; with -np N
@@ -242,18 +244,18 @@ record LaunchOptions(
         {
             throw new UsageException("--launcher srun needs a Slurm allocation (SLURM_JOB_ID is not set: run inside salloc or sbatch)");
         }
-        if (hostSlots.isEmpty() && !info && !"local".equals(launcher) && inAllocation && !(threads && "auto".equals(launcher)))
+        if (hostSlots.isEmpty() && !info && !"local".equals(launcher) && inAllocation && !(threads && perNode == 0 && "auto".equals(launcher)))
         {
-            if (threads)
+            if (threads && perNode == 0)
             {
-                throw new UsageException("--threads with --launcher srun is not supported (issue 14): use --launcher local for one JVM " +
-                    "on this node, or --host with --threads --npernode K");
+                throw new UsageException("--threads with --launcher srun needs --npernode K (one task per node running K ranks as threads); " +
+                    "or use --launcher local for one JVM on this node");
             }
             if (launchAgent != null)
             {
                 throw new UsageException("--launch-agent needs hosts: give --host or --hostfile (inside a Slurm allocation ranks start with srun)");
             }
-            srun = new SrunPlan(perNode, mapBy, oversubscribe);
+            srun = new SrunPlan(perNode, mapBy, oversubscribe, threads);
             if (rankCount < 0)
             {
                 rankCount = SrunJob.allocationRanks(env, perNode);
@@ -290,6 +292,11 @@ record LaunchOptions(
         {
             throw new UsageException("the number of ranks is missing: give -np N" +
                 (srun != null ? " (the allocation sets neither SLURM_NTASKS nor SLURM_TASKS_PER_NODE)" : ""));
+        }
+        if (srun != null && threads && rankCount % perNode != 0)
+        {
+            throw new UsageException("-np " + rankCount + " is not a multiple of --npernode " + perNode +
+                " (a hybrid job under srun runs " + perNode + " rank threads in each task)");
         }
         return new LaunchOptions(rankCount, threads, Map.copyOf(params), Collections.unmodifiableMap(exports), tagOutput, timeoutNs,
             List.copyOf(jvmArgs),

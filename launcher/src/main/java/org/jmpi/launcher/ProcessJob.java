@@ -196,7 +196,7 @@ final class ProcessJob
         resolvedExports = exports;
         final LaunchOptions.Placement placement = options.placement();
         final boolean hybrid = placement != null && options.threads();
-        final List<String> command = hybrid ? hostJobCommand() : command();
+        final List<String> command = hybrid ? hostJobCommand(options, jmpiClassPath) : command();
         for (int unit = 0; unit < units.length; unit++)
         {
             final int first = units[unit][0];
@@ -278,7 +278,7 @@ final class ProcessJob
     }
 
     /** {@code java ... -cp <jmpi> org.jmpi.launcher.HostJob <user class path> Main args}: the user's classes load per rank. */
-    private List<String> hostJobCommand()
+    static List<String> hostJobCommand(final LaunchOptions options, final List<String> jmpiClassPath)
     {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

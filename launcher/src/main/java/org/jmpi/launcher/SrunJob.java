@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * srun's: {@code -np} to {@code --ntasks}, {@code --npernode} to {@code --ntasks-per-node},
  * {@code --map-by slot|node} to {@code --distribution=block|cyclic}, {@code --oversubscribe} to
  * {@code --overcommit}, {@code --tag-output} to {@code --label}, {@code -x VAR=VALUE} to srun's environment
- * (srun exports jmpirun's whole environment to the tasks), {@code --timeout} to stopping srun.
+ * (srun exports jmpirun's whole environment to the tasks), {@code --timeout} to stopping srun. A hybrid job
+ * ({@code --threads --npernode K}) is one task per node, each a {@link HostJob} running K ranks as threads.
  *
  * <p>Threading: {@link #run} on the caller's thread.
  */
@@ -85,13 +86,22 @@ final class SrunJob
     List<String> command()
     {
         final LaunchOptions.SrunPlan plan = options.srun();
-        final List<String> command = new ArrayList<>(List.of("srun", "--mpi=pmi2", "--kill-on-bad-exit=1", "--input=0",
-            "--ntasks=" + options.rankCount()));
-        if (plan.perNode() > 0)
+        final List<String> command = new ArrayList<>(List.of("srun", "--mpi=pmi2", "--kill-on-bad-exit=1", "--input=0"));
+        if (plan.threads())
         {
-            command.add("--ntasks-per-node=" + plan.perNode());
+            // A hybrid job: one task per node, each running --npernode ranks as threads (HostJob), ranks in blocks.
+            final int tasks = options.rankCount() / plan.perNode();
+            command.addAll(List.of("--ntasks=" + tasks, "--nodes=" + tasks, "--ntasks-per-node=1"));
         }
-        command.add("--distribution=" + (plan.mapBy() == Hosts.MapBy.NODE ? "cyclic" : "block"));
+        else
+        {
+            command.add("--ntasks=" + options.rankCount());
+            if (plan.perNode() > 0)
+            {
+                command.add("--ntasks-per-node=" + plan.perNode());
+            }
+            command.add("--distribution=" + (plan.mapBy() == Hosts.MapBy.NODE ? "cyclic" : "block"));
+        }
         if (plan.oversubscribe())
         {
             command.add("--overcommit");
@@ -100,7 +110,7 @@ final class SrunJob
         {
             command.add("--label");
         }
-        command.addAll(ProcessJob.rankCommand(options, jmpiClassPath));
+        command.addAll(plan.threads() ? ProcessJob.hostJobCommand(options, jmpiClassPath) : ProcessJob.rankCommand(options, jmpiClassPath));
         return command;
     }
 
@@ -108,6 +118,10 @@ final class SrunJob
     int run()
     {
         final ProcessBuilder builder = new ProcessBuilder(command()).inheritIO();
+        if (options.srun().threads())
+        {
+            builder.environment().put(HostJob.SLURM_RANKS_PER_TASK_ENV_NAME, Integer.toString(options.srun().perNode()));
+        }
         options.exports().forEach((name, value) ->
         {
             final String resolved = value != null ? value : env.get(name);

@@ -55,6 +55,27 @@ class SrunJobTest
     }
 
     @Test
+    void shouldStartAHybridJobAsOneTaskPerNodeWithThreads() throws UsageException
+    {
+        final LaunchOptions options = LaunchOptions.parse(new String[] {"--threads", "--npernode", "4", "--tag-output", "-cp", "app.jar",
+            "Main", "x"}, ALLOCATION);
+        assertNotNull(options.srun());
+        assertTrue(options.srun().threads());
+        assertEquals(8, options.rankCount(), "--npernode times SLURM_JOB_NUM_NODES");
+        final List<String> command = new SrunJob(options, ALLOCATION, null, List.of("/opt/jmpi/lib/a.jar")).command();
+        assertEquals(List.of("srun", "--mpi=pmi2", "--kill-on-bad-exit=1", "--input=0", "--ntasks=2", "--nodes=2", "--ntasks-per-node=1",
+            "--label"), command.subList(0, 8));
+        assertEquals(List.of("-cp", "/opt/jmpi/lib/a.jar", HostJob.class.getName(), "app.jar", "Main", "x"),
+            command.subList(command.size() - 6, command.size()));
+        final UsageException uneven = assertThrows(UsageException.class,
+            () -> LaunchOptions.parse(new String[] {"-np", "6", "--threads", "--npernode", "4", "-cp", "c", "Main"}, ALLOCATION));
+        assertTrue(uneven.getMessage().contains("multiple of --npernode 4"), uneven.getMessage());
+        final UsageException noPerNode = assertThrows(UsageException.class,
+            () -> LaunchOptions.parse(new String[] {"--threads", "--launcher", "srun", "-cp", "c", "Main"}, ALLOCATION));
+        assertTrue(noPerNode.getMessage().contains("--npernode K"), noPerNode.getMessage());
+    }
+
+    @Test
     void shouldCountTheRanksOfAnAllocationFromSlurmsVariables()
     {
         assertEquals(7, SrunJob.allocationRanks(Map.of("SLURM_TASKS_PER_NODE", "2(x3),1"), 0));

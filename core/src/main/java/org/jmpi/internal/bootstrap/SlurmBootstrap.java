@@ -2,6 +2,7 @@ package org.jmpi.internal.bootstrap;
 
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
+import org.jmpi.internal.runtime.CoreParams;
 import org.jmpi.spi.Bootstrap;
 import org.jmpi.spi.Params;
 
@@ -15,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The bootstrap of a rank started by Slurm's {@code srun} without jmpirun (docs/cluster.md, "Slurm").
  *
- * <p>Rank 0 hosts the job's bootstrap server (the launcher's own, found through {@link RendezvousHost}:
- * same protocol, authentication and bounds as under jmpirun) and every rank, rank 0 included, connects to
+ * <p>Rank 0 (task 0 of a hybrid job's step, {@link #forTask}) hosts the job's bootstrap server (the launcher's
+ * own, found through {@link RendezvousHost}: same protocol, authentication and bounds as under jmpirun) and every rank, rank 0 included, connects to
  * it with {@link TcpBootstrap}. What the ranks need to do so, the server's endpoints and a random 256-bit
  * step key from which each rank derives its ticket ({@link BootstrapAuth#derivedTicket}), travels:
  * <ol>
@@ -42,13 +43,21 @@ public final class SlurmBootstrap implements Bootstrap
     private final RendezvousHost.Hosted hosted;
     private SlurmKeyServer keyServer;
     private TcpBootstrap delegate;
+    private final int rank;
+    private final int size;
+    /** Whether this bootstrap owns the task's PMI-2 connection and servers (the task's first rank). */
+    private final boolean owner;
 
-    private SlurmBootstrap(final SlurmEnv slurm, final Pmi2Client pmi, final RendezvousHost.Hosted hosted, final SlurmKeyServer keyServer)
+    private SlurmBootstrap(final SlurmEnv slurm, final Pmi2Client pmi, final RendezvousHost.Hosted hosted, final SlurmKeyServer keyServer,
+        final int rank, final int size, final boolean owner)
     {
         this.slurm = slurm;
         this.pmi = pmi;
         this.hosted = hosted;
         this.keyServer = keyServer;
+        this.rank = rank;
+        this.size = size;
+        this.owner = owner;
     }
 
     /**
@@ -60,11 +69,35 @@ public final class SlurmBootstrap implements Bootstrap
      */
     public static SlurmBootstrap fromEnvironment(final Map<String, String> env, final long timeoutNs)
     {
+        final SlurmBootstrap[] task = forTask(env, 1, timeoutNs);
+        return task == null ? null : task[0];
+    }
+
+    /**
+     * The bootstraps of the ranks this task of a Slurm step runs as threads, connected: a hybrid job
+     * ({@code jmpirun --threads --npernode K} in an allocation, one task per node) has {@code ranksPerTask} ranks
+     * per task, task t running ranks t x ranksPerTask ... (t + 1) x ranksPerTask - 1 of tasks x ranksPerTask. Task
+     * 0 hosts the bootstrap server for all of them; the rendezvous is the tasks' (PMI-2 or MUNGE, as above), each
+     * rank connects with its own derived ticket. Null when this process is not a task of a Slurm step or the job
+     * would have one rank. The timeout is {@code jmpi.init.timeout}.
+     */
+    public static SlurmBootstrap[] forTask(final Map<String, String> env, final int ranksPerTask)
+    {
+        return forTask(env, ranksPerTask, TimeUnit.MILLISECONDS.toNanos(new Params(Map.of(), env).getLong(CoreParams.INIT_TIMEOUT)));
+    }
+
+    private static SlurmBootstrap[] forTask(final Map<String, String> env, final int ranksPerTask, final long timeoutNs)
+    {
         final SlurmEnv slurm = SlurmEnv.from(env);
-        if (slurm == null || slurm.size() < 2)
+        if (ranksPerTask < 1)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "slurm: " + ranksPerTask + " ranks per task");
+        }
+        if (slurm == null || (long)slurm.size() * ranksPerTask < 2)
         {
             return null;
         }
+        final int jobSize = Math.multiplyExact(slurm.size(), ranksPerTask);
         JvmFlags.requireUnsafeExport("init (srun)");
         final long deadlineNs = System.nanoTime() + timeoutNs;
         final Params params = new Params(Map.of(), env);
@@ -84,12 +117,12 @@ public final class SlurmBootstrap implements Bootstrap
         if (slurm.rank() == 0)
         {
             final byte[] stepKey = BootstrapAuth.newSecret();
-            final byte[][] tickets = new byte[slurm.size()][];
+            final byte[][] tickets = new byte[jobSize][];
             for (int r = 0; r < tickets.length; r++)
             {
                 tickets[r] = BootstrapAuth.derivedTicket(stepKey, slurm.jobId(), r);
             }
-            hosted = RendezvousHost.find().start(slurm.size(), slurm.jobId(), tickets, slurm.stepNodes().size() > 1,
+            hosted = RendezvousHost.find().start(jobSize, slurm.jobId(), tickets, slurm.stepNodes().size() > 1,
                 Map.of(BootstrapParams.BIND_IF.name(), params.get(BootstrapParams.BIND_IF)),
                 (rank, exitCode, message) -> stepAborted(made[0], rank, exitCode, message));
             stepKeyHex = HexFormat.of().formatHex(stepKey);
@@ -127,8 +160,13 @@ public final class SlurmBootstrap implements Bootstrap
             stepKeyHex = record[0];
             endpoints = record[1];
         }
-        final SlurmBootstrap bootstrap = new SlurmBootstrap(slurm, pmi, hosted, keyServer);
-        made[0] = bootstrap;
+        final SlurmBootstrap[] bootstraps = new SlurmBootstrap[ranksPerTask];
+        for (int i = 0; i < ranksPerTask; i++)
+        {
+            bootstraps[i] = new SlurmBootstrap(slurm, pmi, i == 0 ? hosted : null, i == 0 ? keyServer : null,
+                slurm.rank() * ranksPerTask + i, jobSize, i == 0);
+        }
+        made[0] = bootstraps[0];
         try
         {
             final List<InetSocketAddress> addresses = new ArrayList<>();
@@ -136,15 +174,25 @@ public final class SlurmBootstrap implements Bootstrap
             {
                 addresses.add(EnvBootstrap.parseAddress(one.trim()));
             }
-            final byte[] ticket = BootstrapAuth.derivedTicket(HexFormat.of().parseHex(stepKeyHex), slurm.jobId(), slurm.rank());
-            bootstrap.delegate = TcpBootstrap.connect(addresses, slurm.rank(), slurm.size(), slurm.jobId(), ticket, remaining(deadlineNs));
+            for (final SlurmBootstrap b : bootstraps)
+            {
+                final byte[] ticket = BootstrapAuth.derivedTicket(HexFormat.of().parseHex(stepKeyHex), slurm.jobId(), b.rank);
+                b.delegate = TcpBootstrap.connect(addresses, b.rank, jobSize, slurm.jobId(), ticket, remaining(deadlineNs));
+            }
         }
         catch (final RuntimeException ex)
         {
-            bootstrap.closeServers();
+            for (final SlurmBootstrap b : bootstraps)
+            {
+                if (b.delegate != null)
+                {
+                    b.delegate.close();
+                }
+            }
+            bootstraps[0].closeServers();
             throw ex instanceof MpiException ? ex : new MpiException(ErrorClass.ERR_OTHER, "slurm: bad rendezvous from rank 0: " + ex, ex);
         }
-        return bootstrap;
+        return bootstraps;
     }
 
     /** The Slurm node this task runs on ({@code SLURMD_NODENAME}); empty when Slurm did not say. */
@@ -162,13 +210,13 @@ public final class SlurmBootstrap implements Bootstrap
     @Override
     public int rank()
     {
-        return slurm.rank();
+        return rank;
     }
 
     @Override
     public int size()
     {
-        return slurm.size();
+        return size;
     }
 
     @Override
@@ -206,7 +254,7 @@ public final class SlurmBootstrap implements Bootstrap
     {
         if (pmi != null)
         {
-            pmi.abort("rank " + slurm.rank() + " aborted with code " + exitCode + ": " + message);
+            pmi.abort("rank " + rank + " aborted with code " + exitCode + ": " + message);
         }
         else
         {
@@ -224,7 +272,7 @@ public final class SlurmBootstrap implements Bootstrap
         finally
         {
             closeServers();
-            if (pmi != null)
+            if (pmi != null && owner)
             {
                 pmi.close();
             }

@@ -58,6 +58,13 @@ public final class CollParams
         ALLGATHER_ALGORITHM, ALLTOALL_ALGORITHM, ALLTOALL_SHORT, REDUCE_SCATTER_ALGORITHM, CHECK,
         PERSISTENT_SCHEDULE, PERSISTENT_CALIBRATION);
 
+    /**
+     * The algorithm parameters that also take "hier": two levels (org.jmpi.internal.coll.hier) where the communicator
+     * spans nodes, which "auto" chooses alike, so "hier" is read as "auto" (docs/collectives.md, "Two-level collectives").
+     */
+    private static final List<ParamSpec> TWO_LEVEL = List.of(BARRIER_ALGORITHM, BCAST_ALGORITHM, REDUCE_ALGORITHM, ALLREDUCE_ALGORITHM,
+        ALLGATHER_ALGORITHM);
+
 
     final String barrierAlgorithm;
     final String bcastAlgorithm;
@@ -110,6 +117,10 @@ public final class CollParams
     private static String choice(final Params p, final ParamSpec spec, final String... allowed)
     {
         final String value = p.get(spec).toLowerCase(Locale.ROOT);
+        if (value.equals("hier") && TWO_LEVEL.contains(spec))
+        {
+            return "auto";
+        }
         for (final String a : allowed)
         {
             if (a.equals(value))
@@ -117,6 +128,7 @@ public final class CollParams
                 return a;
             }
         }
-        throw new MpiException(ErrorClass.ERR_ARG, "parameter " + spec.name() + "=" + value + " is not one of " + String.join(", ", allowed));
+        throw new MpiException(ErrorClass.ERR_ARG, "parameter " + spec.name() + "=" + value + " is not one of " + String.join(", ", allowed) +
+            (TWO_LEVEL.contains(spec) ? ", hier" : ""));
     }
 }

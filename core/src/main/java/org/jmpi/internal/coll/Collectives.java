@@ -5,8 +5,11 @@ import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.Op;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.jmpi.internal.coll.hier.HierCollectives;
+import org.jmpi.internal.coll.hier.HierComm;
 import org.jmpi.internal.coll.node.NodeCollectives;
 import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.RequestImpl;
@@ -220,6 +223,11 @@ public final class Collectives
      */
     public static Plan barrier(final CommState c)
     {
+        final Plan twoLevel = twoLevel(c, "barrier", CollContext.of(c).params.barrierAlgorithm, null, HierCollectives::barrier);
+        if (twoLevel != null)
+        {
+            return twoLevel;
+        }
         final DirectFactory direct = tag ->
         {
             final DirectPersistent.Mode mode = directMode(c, "barrier", 0);
@@ -257,6 +265,11 @@ public final class Collectives
         }
         final int bytes = Buffers.packedBytes(call, count, type);
         final CollParams p = CollContext.of(c).params;
+        final Plan twoLevel = twoLevel(c, call, p.bcastAlgorithm, null, h -> HierCollectives.bcast(h, buf, offset, count, type, root));
+        if (twoLevel != null)
+        {
+            return twoLevel;
+        }
         final DirectFactory direct = tag ->
         {
             final DirectPersistent.Mode mode = directMode(c, call, bytes);
@@ -570,6 +583,12 @@ public final class Collectives
         final Schedule s = new Schedule();
         copyOwn(call, s, sendBuf, sendOffset, sendCount, sendType, slots[rank]);
         final String algorithm = CollContext.of(c).params.allgatherAlgorithm;
+        final Plan twoLevel = twoLevel(c, call, algorithm, null, h -> HierCollectives.allgather(h, sendBuf, sendOffset, sendCount, sendType,
+            recvBuf, recvOffset, recvCount, recvType));
+        if (twoLevel != null)
+        {
+            return twoLevel;
+        }
         if (!algorithm.equals("ring") && Integer.bitCount(size) == 1)
         {
             // Recursive doubling: in step k exchange the 2^k blocks held with rank XOR 2^k; they lie contiguously.
@@ -904,6 +923,31 @@ public final class Collectives
     {
         return Neighbors.neighborAlltoall(c, sources, destinations, sendOrder, sendBuf, sendOffset, sendCount, sendType, recvBuf,
             recvOffset, recvCount, recvType);
+    }
+
+    // ------------------------------------------------------------------------------------------ two-level
+
+    /**
+     * The two-level plan of {@code call} (org.jmpi.internal.coll.hier) where it is chosen, else null: with its
+     * algorithm parameter at "auto" (CollParams reads "hier" as "auto"), without {@code jmpi.coll.check}, not on the
+     * sub-communicators of a two-level call, on a communicator that spans more than one node with more than one
+     * rank on some node; with a non-commutative {@code op} (null: none) only if each node's ranks are consecutive.
+     * Every input is the same on every rank, so all choose alike. Each start of the plan runs {@code start}.
+     */
+    static Plan twoLevel(final CommState c, final String call, final String algorithm, final Op op,
+        final Function<HierComm, RequestImpl> start)
+    {
+        final CollContext cc = CollContext.of(c);
+        if (!algorithm.equals("auto") || cc.params.check || !cc.twoLevelAllowed())
+        {
+            return null;
+        }
+        final HierComm h = HierComm.of(c);
+        if (!h.twoLevel() || (op != null && !op.isCommutative() && !h.contiguous()))
+        {
+            return null;
+        }
+        return new Plan(c, call, null, context(c, call).nextTag(), null, () -> start.apply(h));
     }
 
     // ------------------------------------------------------------------------------------------ check

@@ -16,6 +16,7 @@ import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.Op;
 import org.jmpi.internal.coll.Collectives.Plan;
+import org.jmpi.internal.coll.hier.HierCollectives;
 import org.jmpi.internal.coll.node.NodeCollectives;
 import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.reduce.Kernels;
@@ -88,6 +89,12 @@ public final class Reductions
         final Reduction red = Reduction.of(call, op, type);
         final int bytes = Buffers.packedBytes(call, count, type);
         final Buffers.Slot out = isRoot ? new Buffers.Slot(recvBuf, recvOffset, count, type) : null;
+        final Plan twoLevel = Collectives.twoLevel(c, call, CollContext.of(c).params.reduceAlgorithm, op,
+            h -> HierCollectives.reduce(h, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
+        if (twoLevel != null)
+        {
+            return twoLevel;
+        }
         final Collectives.DirectFactory direct = tag ->
         {
             final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes, op.isCommutative());
@@ -180,6 +187,12 @@ public final class Reductions
         final int size = c.size();
         final CollParams p = CollContext.of(c).params;
         final Buffers.Slot out = new Buffers.Slot(recvBuf, recvOffset, count, type);
+        final Plan twoLevel = Collectives.twoLevel(c, call, p.allreduceAlgorithm, op,
+            h -> HierCollectives.allreduce(h, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+        if (twoLevel != null)
+        {
+            return twoLevel;
+        }
         final Collectives.DirectFactory direct = tag ->
         {
             final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes, op.isCommutative());

@@ -112,13 +112,51 @@ class MultiHostIT
         }
     }
 
+    /**
+     * The two-level collectives forced ("hier"; auto chooses them too at 2 x 2) with the ranks interleaved over the hosts
+     * (--map-by node: ranks 0 and 2 on host A, 1 and 3 on B), so that allgather's blocks come from non-consecutive
+     * ranks of each node and non-commutative reductions take the flat algorithms.
+     */
+    @Test
+    void shouldComputeEveryCollectiveInTwoLevelsWithRanksInterleavedOverTwoHosts() throws Exception
+    {
+        final List<String> args = new ArrayList<>(List.of("--map-by", "node"));
+        for (final String op : new String[] {"barrier", "bcast", "reduce", "allreduce", "allgather"})
+        {
+            args.addAll(List.of("--param", "coll." + op + ".algorithm=hier"));
+        }
+        args.addAll(job(2, false, "org.jmpi.examples.coll.CollectiveSelfCheck"));
+        final Run coll = jmpirun("hosts-coll-hier-2x2", args);
+        assertOk(coll);
+        assertTrue(coll.stdout().contains("collectives OK (4 ranks)"), coll.all());
+        assertPeers(coll, (rank, node, other, route) ->
+        {
+            assertEquals(rank % 2 == 0 ? hosts.hostA : hosts.hostB, node, coll.stderr());
+            assertEquals(other == rank ? "jvm" : other % 2 == rank % 2 ? "shm" : "tcp", route, "rank " + rank + " to " + other);
+        });
+    }
+
     @Test
     void shouldRunHybridJobsWithThreadsWithinAndTcpBetweenAtTwoHostsByTwo() throws Exception
     {
         final Run coll = jmpirun("hosts-coll-hybrid-2x2", job(2, true, "org.jmpi.examples.coll.CollectiveSelfCheck"));
         assertOk(coll);
         assertTrue(coll.stdout().contains("collectives OK (4 ranks)"), coll.all());
-        final Matcher m = PEERS.matcher(coll.stderr());
+        assertPeers(coll, (rank, node, other, route) ->
+            assertEquals(other / 2 == rank / 2 ? "jvm" : "tcp", route, "rank " + rank + " to " + other + ":\n" + coll.stderr()));
+    }
+
+    /** What a test checks of one peer in a rank's {@code transports.show} line. */
+    @FunctionalInterface
+    private interface PeerCheck
+    {
+        void check(int rank, String node, int other, String route);
+    }
+
+    /** Runs {@code check} on every peer of every rank's peer line; there must be four lines. */
+    private static void assertPeers(final Run run, final PeerCheck check)
+    {
+        final Matcher m = PEERS.matcher(run.stderr());
         int lines = 0;
         while (m.find())
         {
@@ -126,12 +164,10 @@ class MultiHostIT
             final int rank = Integer.parseInt(m.group(1));
             for (final String peer : m.group(3).trim().split(" "))
             {
-                final int other = Integer.parseInt(peer.split("=")[0]);
-                final String expected = other / 2 == rank / 2 ? "jvm" : "tcp";
-                assertEquals(expected, peer.split("=")[1], "rank " + rank + " to " + other + ":\n" + coll.stderr());
+                check.check(rank, m.group(2), Integer.parseInt(peer.split("=")[0]), peer.split("=")[1]);
             }
         }
-        assertEquals(4, lines, coll.stderr());
+        assertEquals(4, lines, run.stderr());
     }
 
     @Test

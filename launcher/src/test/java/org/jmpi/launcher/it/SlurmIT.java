@@ -100,6 +100,22 @@ class SlurmIT
         assertTrue(run.stdout.contains("2: slurm-program: rank 2 of 4"), "--tag-output became srun's --label: " + run);
     }
 
+    /**
+     * A hybrid job under srun: one task (this cluster has one node) running the 4 ranks as threads, which find the
+     * job through PMI-2 like ranks started by srun one per task.
+     */
+    @Test
+    void shouldRunAHybridJobAsOneTaskPerNodeWithRanksAsThreads() throws IOException, InterruptedException
+    {
+        final Run run = exec("slurm-salloc-jmpirun-threads", slurmEnv, JOB_LIMIT_MS, "salloc", "-N", "1", "-n", "1", "--time=5",
+            Jmpirun.SCRIPT.toString(), "--threads", "--npernode", "4", "--param", "transports.show=true", "-cp", Jmpirun.TEST_CLASSES,
+            SlurmProgram.class.getName());
+        assertEquals(0, run.exitCode, run.toString());
+        assertFourRanksOk(run);
+        assertTrue(run.stderr.contains("jmpi: rank 0 on node ") && run.stderr.contains("1=jvm 2=jvm 3=jvm"),
+            "the ranks are threads of one JVM: " + run);
+    }
+
     @Test
     void shouldRunTheDocumentedBatchScript() throws IOException, InterruptedException
     {
