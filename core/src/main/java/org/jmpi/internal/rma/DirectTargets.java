@@ -2,8 +2,10 @@ package org.jmpi.internal.rma;
 
 import org.agrona.UnsafeApi;
 import org.jmpi.Datatype;
+import org.jmpi.MpiException;
 import org.jmpi.Op;
 import org.jmpi.internal.datatype.BufferView;
+import org.jmpi.internal.reduce.Kernels;
 
 /**
  * The hot path of MPI_Fetch_and_op (and of the coarrays' {@code fetchAndAdd}) to a target whose window memory this
@@ -80,11 +82,34 @@ final class DirectTargets
         {
             return false;
         }
-        final int unit = (int)type.size();
-        final int code = op.code();
         final Object targetBase = base[r];
         final long at = address[r] + targetByte;
-        if ((at & (unit - 1)) != 0 || !fits(result, resultOffset, type) || (code != Op.CODE_NO_OP && !fits(origin, originOffset, type)))
+        // the counter pattern, kept small enough for the JIT to inline into the caller's loop
+        if (op == Op.SUM && type == Datatype.LONG && (at & 7) == 0 && result instanceof long[] out && origin instanceof long[] in &&
+            resultOffset >= 0 && resultOffset < out.length && originOffset >= 0 && originOffset < in.length)
+        {
+            out[resultOffset] = UnsafeApi.getAndAddLong(targetBase, at, in[originOffset]);
+            return true;
+        }
+        return otherOp(origin, originOffset, result, resultOffset, type, targetBase, at, op);
+    }
+
+    /** Every other op and basic array type: as {@link #fetchAndOp}, or false when it does not apply. */
+    private boolean otherOp(final Object origin, final int originOffset, final Object result, final int resultOffset, final Datatype type,
+        final Object targetBase, final long at, final Op op)
+    {
+        final int unit = (int)type.size();
+        final int code = op.code();
+        if ((at & (unit - 1)) != 0 || !op.isPredefined() || !fits(result, resultOffset, type) ||
+            (code != Op.CODE_NO_OP && !fits(origin, originOffset, type)))
+        {
+            return false;
+        }
+        try
+        {
+            Kernels.check("Win.fetchAndOp", op, type);
+        }
+        catch (final MpiException ex)
         {
             return false;
         }

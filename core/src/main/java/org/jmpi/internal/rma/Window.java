@@ -279,37 +279,35 @@ public final class Window
     public boolean fetchAndOpDirect(final Object origin, final int originOffset, final Object result, final int resultOffset,
         final Datatype type, final int target, final long disp, final Op op)
     {
-        if (freed || directory != null || target < 0 || target >= size || disp < 0 || type == null || !type.isPredefined() ||
-            type.size() <= 0 || op == null ||
-            !op.isPredefined() || !(fenceOpen || lockAll || lockHeld[target] != 0 || (inStart != null && inStart[target])) ||
-            comm.services().finalized())
+        if (freed || directory != null || target < 0 || target >= size || disp < 0 || type == null || op == null ||
+            !(fenceOpen || lockAll || lockHeld[target] != 0 || (inStart != null && inStart[target])) || comm.services().finalized())
         {
             return false;
         }
         final Datatype element = elementTypes[target];
         final long limit = sizes[target];
-        if ((element != null && element != type) || disp > limit)
+        final long unit = type.size();
+        // the hot path takes basic array types only: sizes 1, 2, 4, 8, so the alignment check needs no division
+        if ((element != null && element != type) || disp > limit || !type.isPredefined() || unit <= 0 || (unit & (unit - 1)) != 0)
         {
             return false;
         }
         final long targetByte = disp * dispUnits[target];
-        if (targetByte + type.size() > limit || targetByte % type.size() != 0)
+        if (targetByte + unit > limit || (targetByte & (unit - 1)) != 0)
         {
             return false;
         }
         if (!direct.known(target))
         {
-            direct.learn(target, engine.call(() -> target(target).direct()));
-        }
-        try
-        {
-            Kernels.check("Win.fetchAndOp", op, type);
-        }
-        catch (final MpiException ex)
-        {
-            return false;
+            learn(target);
         }
         return direct.fetchAndOp(origin, originOffset, result, resultOffset, type, target, targetByte, op);
+    }
+
+    /** Resolves target {@code r}'s memory on the engine once, for {@link DirectTargets}. */
+    private void learn(final int r)
+    {
+        direct.learn(r, engine.call(() -> target(r).direct()));
     }
 
     /**
