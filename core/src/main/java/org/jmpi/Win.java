@@ -54,7 +54,10 @@ public final class Win implements AutoCloseable
         CREATE,
         /** {@link #allocate}: memory the window allocated. */
         ALLOCATE,
-        /** {@link #allocateShared}: one block shared by the ranks, each rank's part reachable by loads and stores. */
+        /**
+         * {@link #allocateShared}: every rank's part reachable by every rank's loads and stores (one block between
+         * threads of one JVM; each rank's arena partition across JVMs).
+         */
         SHARED,
         /** {@link #createDynamic}: memory attached later. */
         DYNAMIC
