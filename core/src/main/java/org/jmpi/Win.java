@@ -5,8 +5,10 @@ import java.nio.ByteOrder;
 import java.util.function.Supplier;
 
 import org.jmpi.internal.rma.Completion;
+import org.jmpi.internal.rma.OneSided;
 import org.jmpi.internal.rma.RmaRequest;
 import org.jmpi.internal.rma.Window;
+import org.jmpi.spi.ArenaMemory;
 
 /**
  * An RMA window (MPI 4.1 ch. 12): memory each rank of a communicator exposes to the others' one-sided puts, gets and
@@ -52,7 +54,10 @@ public final class Win implements AutoCloseable
         CREATE,
         /** {@link #allocate}: memory the window allocated. */
         ALLOCATE,
-        /** {@link #allocateShared}: one block shared by the ranks, each rank's part reachable by loads and stores. */
+        /**
+         * {@link #allocateShared}: every rank's part reachable by every rank's loads and stores (one block between
+         * threads of one JVM; each rank's arena partition across JVMs).
+         */
         SHARED,
         /** {@link #createDynamic}: memory attached later. */
         DYNAMIC
@@ -77,19 +82,18 @@ public final class Win implements AutoCloseable
     private final Flavor flavor;
     private final Object base;
     private final int dispUnit;
-    private final ByteBuffer[] sharedParts;
+    /** Every rank's part as this rank reaches it (shared windows), or null. */
+    private ByteBuffer[] sharedParts;
     private Info info;
     private String name = "";
 
-    private Win(final Intracomm comm, final Object memory, final int dispUnit, final Info info, final Flavor flavor,
-        final ByteBuffer[] sharedParts)
+    private Win(final Intracomm comm, final Object memory, final int dispUnit, final Info info, final Flavor flavor)
     {
         this.comm = comm;
         this.flavor = flavor;
         this.base = memory;
         this.dispUnit = dispUnit;
         this.info = info == null ? new Info() : info;
-        this.sharedParts = sharedParts;
         final int records = Window.recordLongs();
         this.window = new Window(comm.state, memory, dispUnit, flavor == Flavor.DYNAMIC, mine ->
         {
@@ -107,7 +111,7 @@ public final class Win implements AutoCloseable
      */
     public static Win create(final Object memory, final int dispUnit, final Info info, final Intracomm comm)
     {
-        return make("Win.create", comm, dispUnit, () -> memory, info, Flavor.CREATE, null);
+        return make("Win.create", comm, dispUnit, () -> memory, info, Flavor.CREATE);
     }
 
     /**
@@ -118,50 +122,155 @@ public final class Win implements AutoCloseable
     {
         checkSize("Win.allocate", sizeBytes, comm);
         return make("Win.allocate", comm, dispUnit, () -> ByteBuffer.allocateDirect((int)sizeBytes).order(ByteOrder.nativeOrder()),
-            info, Flavor.ALLOCATE, null);
+            info, Flavor.ALLOCATE);
     }
 
     /**
-     * MPI_Win_allocate_shared: one block of memory for all ranks (rank 0's part first, each part aligned to 64 bytes),
-     * every rank's part reachable by loads and stores through {@link #sharedQuery}. Between ranks that are threads of
-     * one JVM the block is ordinary direct memory.
+     * MPI_Win_allocate_shared: memory for every rank's part, each reachable by loads and stores from every rank through
+     * {@link #sharedQuery} (in native byte order). Collective. Where to (docs/rma.md, "Shared windows"):
+     * <ul>
+     * <li>ranks that are threads of one JVM: one block of direct memory, rank 0's part first, each part aligned to 64
+     * bytes (contiguous, as MPI's default);</li>
+     * <li>ranks in several JVMs of one node with the PVAS arena on ({@code jmpi.pvas.partition.size}): each rank's part
+     * in its own arena partition (aligned to 64 bytes; not contiguous across ranks, as with MPI's
+     * {@code alloc_shared_noncontig}), and {@code sharedQuery(r)} maps rank r's part.</li>
+     * </ul>
      *
-     * @throws UnsupportedOperationException when a rank is in another JVM than rank 0: shared windows across JVMs
-     *                                       need the PVAS arena (issue 11).
+     * @throws MpiException ERR_RMA_SHARED when the ranks are on several nodes; ERR_NO_MEM (on every rank) when a rank's
+     *                      arena partition has no room for its part.
+     * @throws UnsupportedOperationException on every rank when ranks are in several JVMs of one node without the
+     *                                       PVAS arena (issue 18).
      */
     public static Win allocateShared(final long sizeBytes, final int dispUnit, final Info info, final Intracomm comm)
     {
         checkSize("Win.allocateShared", sizeBytes, comm);
         final long[] sizes = new long[comm.size()];
         comm.allgather(new long[] {sizeBytes}, 0, 1, Datatype.LONG, sizes, 0, 1, Datatype.LONG);
+        final int[] world = comm.state.worldRanks();
+        for (int r = 1; r < world.length; r++)
+        {
+            final String node = comm.state.services().nodeOf(world[r]);
+            if (!node.equals(comm.state.services().nodeOf(world[0])))
+            {
+                throw comm.state.handle(new MpiException(ErrorClass.ERR_RMA_SHARED, "Win.allocateShared: rank " + r + " is on node " +
+                    node + ", rank 0 on " + comm.state.services().nodeOf(world[0]) + ": a shared window needs ranks of one node " +
+                    "(split the communicator with splitType(SHARED))"));
+            }
+        }
+        final Win inOneBlock = sharedInOneBlock(sizes, dispUnit, info, comm);
+        if (inOneBlock != null)
+        {
+            return inOneBlock;
+        }
+        final Win inArena = sharedInArena(sizes, dispUnit, info, comm);
+        if (inArena != null)
+        {
+            return inArena;
+        }
+        throw new UnsupportedOperationException("Win.allocateShared: ranks are in several JVMs and not every rank can map every " +
+            "other's part: the PVAS arena is off (start the job with --param pvas.partition.size=<bytes>, docs/pvas.md), or ranks " +
+            "that are threads of one JVM are mixed with other JVMs; shared windows there are not built (issue 18)");
+    }
+
+    /**
+     * Threads of one JVM: rank 0 allocates one block and exposes it in a window of its own; the others reach it through
+     * peer memory and slice their parts. Null (on every rank, decided together) when a rank cannot reach it.
+     */
+    private static Win sharedInOneBlock(final long[] sizes, final int dispUnit, final Info info, final Intracomm comm)
+    {
         final long[] offsets = new long[comm.size() + 1];
         for (int r = 0; r < comm.size(); r++)
         {
             offsets[r + 1] = offsets[r] + ((sizes[r] + 63) & ~63L);
         }
-        // Rank 0 allocates the block and exposes it in a window of its own; the others reach it only through peer memory.
         final Win block = create(comm.rank() == 0 ? ByteBuffer.allocateDirect((int)Math.max(1, offsets[comm.size()])) : null, 1,
             null, comm);
         final Object whole = block.window.directMemory(0);
-        final int[] reachable = {whole instanceof ByteBuffer ? 1 : 0};
-        comm.allreduce(Comm.IN_PLACE, 0, reachable, 0, 1, Datatype.INT, Op.MIN);
-        if (reachable[0] == 0)
+        if (!everyRank(comm, whole instanceof ByteBuffer))
         {
             block.free();
-            throw new UnsupportedOperationException("Win.allocateShared: not every rank shares an address space with rank 0 (ranks " +
-                "in other JVMs); shared windows across JVMs need the PVAS arena (issue 11)");
+            return null;
         }
         final ByteBuffer[] parts = new ByteBuffer[comm.size()];
         for (int r = 0; r < comm.size(); r++)
         {
             parts[r] = ((ByteBuffer)whole).slice((int)offsets[r], (int)sizes[r]).order(ByteOrder.nativeOrder());
         }
-        final Win win = make("Win.allocateShared", comm, dispUnit, () -> parts[comm.rank()], info, Flavor.SHARED, parts);
+        final Win win = make("Win.allocateShared", comm, dispUnit, () -> parts[comm.rank()], info, Flavor.SHARED);
+        win.sharedParts = parts;
         win.sharedBlock = block;
         return win;
     }
 
+    /**
+     * JVMs of one node with the arena: each rank's part in its own partition, the window over it, every part mapped
+     * through the arena's peer memory. Null (on every rank) when a rank has no arena or cannot map a part.
+     */
+    private static Win sharedInArena(final long[] sizes, final int dispUnit, final Info info, final Intracomm comm)
+    {
+        final ArenaMemory arena = comm.state.services().component(OneSided.class).arena();
+        if (!everyRank(comm, arena != null))
+        {
+            return null;
+        }
+        final long mine = sizes[comm.rank()];
+        ByteBuffer part = null;
+        MpiException noRoom = null;
+        try
+        {
+            part = mine == 0 ? null : arena.allocate(mine, 64);
+        }
+        catch (final MpiException ex)
+        {
+            noRoom = ex;
+        }
+        if (!everyRank(comm, noRoom == null))
+        {
+            if (part != null)
+            {
+                arena.free(part);
+            }
+            throw comm.state.handle(noRoom != null ? noRoom : new MpiException(ErrorClass.ERR_NO_MEM, "Win.allocateShared: another " +
+                "rank's arena partition has no room for its part (sizes " + java.util.Arrays.toString(sizes) + " bytes)"));
+        }
+        final ByteBuffer memory = part;
+        final Win win = make("Win.allocateShared", comm, dispUnit, () -> memory, info, Flavor.SHARED);
+        final ByteBuffer[] parts = new ByteBuffer[comm.size()];
+        boolean mapped = true;
+        for (int r = 0; r < comm.size(); r++)
+        {
+            final Object m = sizes[r] == 0 ? ByteBuffer.allocateDirect(0) : win.window.directMemory(r);
+            mapped &= m instanceof ByteBuffer;
+            parts[r] = m instanceof ByteBuffer b ? b.duplicate().order(ByteOrder.nativeOrder()) : null;
+        }
+        if (!everyRank(comm, mapped))
+        {
+            win.free();
+            if (part != null)
+            {
+                arena.free(part);
+            }
+            return null;
+        }
+        win.sharedParts = parts;
+        win.arenaPart = part;
+        win.arena = arena;
+        return win;
+    }
+
+    /** Whether {@code mine} holds on every rank of {@code comm} (collective). */
+    private static boolean everyRank(final Intracomm comm, final boolean mine)
+    {
+        final int[] all = {mine ? 1 : 0};
+        comm.allreduce(Comm.IN_PLACE, 0, all, 0, 1, Datatype.INT, Op.MIN);
+        return all[0] == 1;
+    }
+
+    /** The window rank 0's block lives in (threads of one JVM), freed with this one; or null. */
     private Win sharedBlock;
+    /** This rank's part in the arena (shared windows across JVMs), freed with the window; or null. */
+    private ByteBuffer arenaPart;
+    private ArenaMemory arena;
 
     /**
      * MPI_Win_create_dynamic: a window without memory; each rank attaches memory later ({@link #attach}) and tells its
@@ -170,7 +279,7 @@ public final class Win implements AutoCloseable
      */
     public static Win createDynamic(final Info info, final Intracomm comm)
     {
-        return make("Win.createDynamic", comm, 1, () -> null, info, Flavor.DYNAMIC, null);
+        return make("Win.createDynamic", comm, 1, () -> null, info, Flavor.DYNAMIC);
     }
 
     /**
@@ -199,7 +308,7 @@ public final class Win implements AutoCloseable
     }
 
     private static Win make(final String call, final Intracomm comm, final int dispUnit, final Supplier<Object> memory, final Info info,
-        final Flavor flavor, final ByteBuffer[] parts)
+        final Flavor flavor)
     {
         if (dispUnit <= 0)
         {
@@ -207,7 +316,7 @@ public final class Win implements AutoCloseable
         }
         final Intracomm dup = comm.dup();
         dup.setErrorHandler(comm.errorHandler());
-        return dup.call(call, () -> new Win(dup, memory.get(), dispUnit, info, flavor, parts));
+        return dup.call(call, () -> new Win(dup, memory.get(), dispUnit, info, flavor));
     }
 
     // ------------------------------------------------------------------------------------------ attributes
@@ -353,10 +462,18 @@ public final class Win implements AutoCloseable
             resultOffset, resultCount, resultType, target, targetDisp, targetCount, targetType, op));
     }
 
-    /** MPI_Fetch_and_op: one element of {@code type} (predefined); the old value goes to {@code result}. */
+    /**
+     * MPI_Fetch_and_op: one element of {@code type} (predefined); the old value goes to {@code result}. Where the
+     * target's memory is reached directly (this rank, a thread of this JVM, the arena) and {@code origin} and
+     * {@code result} are arrays of {@code type}, this is one atomic on the target's memory and allocates nothing.
+     */
     public void fetchAndOp(final Object origin, final int originOffset, final Object result, final int resultOffset, final Datatype type,
         final int target, final long targetDisp, final Op op)
     {
+        if (window.fetchAndOpDirect(origin, originOffset, result, resultOffset, type, target, targetDisp, op))
+        {
+            return;
+        }
         call("Win.fetchAndOp", () -> window.accumulate("Win.fetchAndOp", origin, originOffset, 1, type, result, resultOffset, 1, type,
             target, targetDisp, 1, type, op));
     }
@@ -501,6 +618,10 @@ public final class Win implements AutoCloseable
     /** MPI_Win_flush: the operations to {@code rank} are complete at the target. Inside a lock epoch. */
     public void flush(final int rank)
     {
+        if (window.flushDone(rank))
+        {
+            return;
+        }
         call("Win.flush", () -> window.flush("Win.flush", rank));
     }
 
@@ -545,6 +666,10 @@ public final class Win implements AutoCloseable
         if (sharedBlock != null)
         {
             sharedBlock.free();
+        }
+        if (arenaPart != null)
+        {
+            arena.free(arenaPart);
         }
         comm.free();
     }

@@ -25,6 +25,8 @@ public final class IntCoarray extends Coarray
 {
     private final int[] local;
     private final int[] one = new int[1];
+    /** fetchAndAdd's operand (no allocation per call). */
+    private final int[] operand = new int[1];
 
     private IntCoarray(final Team team, final int[] local)
     {
@@ -114,8 +116,8 @@ public final class IntCoarray extends Coarray
     public int fetchAndAdd(final int image, final int i, final int delta)
     {
         check(image);
-        final int[] in = {delta};
-        win().fetchAndOp(in, 0, one, 0, Datatype.INT, image, i, org.jmpi.Op.SUM);
+        operand[0] = delta;
+        win().fetchAndOp(operand, 0, one, 0, Datatype.INT, image, i, org.jmpi.Op.SUM);
         win().flush(image);
         return one[0];
     }

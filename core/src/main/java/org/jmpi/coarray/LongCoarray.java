@@ -25,6 +25,8 @@ public final class LongCoarray extends Coarray
 {
     private final long[] local;
     private final long[] one = new long[1];
+    /** fetchAndAdd's operand (no allocation per call). */
+    private final long[] operand = new long[1];
 
     private LongCoarray(final Team team, final long[] local)
     {
@@ -114,8 +116,8 @@ public final class LongCoarray extends Coarray
     public long fetchAndAdd(final int image, final int i, final long delta)
     {
         check(image);
-        final long[] in = {delta};
-        win().fetchAndOp(in, 0, one, 0, Datatype.LONG, image, i, org.jmpi.Op.SUM);
+        operand[0] = delta;
+        win().fetchAndOp(operand, 0, one, 0, Datatype.LONG, image, i, org.jmpi.Op.SUM);
         win().flush(image);
         return one[0];
     }

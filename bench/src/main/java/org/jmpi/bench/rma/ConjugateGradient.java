@@ -1,6 +1,7 @@
 package org.jmpi.bench.rma;
 
 import java.util.Locale;
+import java.util.function.ToDoubleBiFunction;
 
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
@@ -31,7 +32,7 @@ import org.jmpi.coarray.Team;
  * Usage: {@code bin/jmpirun [--threads] -np 4 -cp 'bench/target/classes:bench/target/lib/*'
  * org.jmpi.bench.rma.ConjugateGradient [--n 32] [--solves 5] [--versions two-sided,rma,coarray]}.
  */
-public final class ConjugateGradient
+public final class ConjugateGradient implements CgSolver
 {
     /** Versions of the gather. */
     public enum Version
@@ -134,16 +135,27 @@ public final class ConjugateGradient
      * zeta = 1 / (x . z) of the last solve, which converges to the smallest eigenvalue of A (NPB's check value, less
      * its shift). The residual of each solve is in {@link #residual()}.
      */
+    @Override
     public double run(final int solves)
+    {
+        return powerIteration(solves, x, z, this::solve, this::dot);
+    }
+
+    /**
+     * NPB CG's outer loop, shared by {@link ConjugateGradient2D}: x = 1; {@code solves} times: solve A z = x (which
+     * also sets the residual), zeta = 1 / (x . z), x = z / ||z||. Returns the last zeta.
+     */
+    static double powerIteration(final int solves, final double[] x, final double[] z, final Runnable solve,
+        final ToDoubleBiFunction<double[], double[]> dot)
     {
         java.util.Arrays.fill(x, 1.0);
         double zeta = 0;
         for (int s = 0; s < solves; s++)
         {
-            residual = solve();
-            zeta = 1 / dot(x, z);
-            final double norm = Math.sqrt(dot(z, z));
-            for (int i = 0; i < rows; i++)
+            solve.run();
+            zeta = 1 / dot.applyAsDouble(x, z);
+            final double norm = Math.sqrt(dot.applyAsDouble(z, z));
+            for (int i = 0; i < x.length; i++)
             {
                 x[i] = z[i] / norm;
             }
@@ -152,12 +164,13 @@ public final class ConjugateGradient
     }
 
     /** ||x - A z|| after the last solve. */
+    @Override
     public double residual()
     {
         return residual;
     }
 
-    private double solve()
+    private void solve()
     {
         java.util.Arrays.fill(z, 0);
         System.arraycopy(x, 0, r, 0, rows);
@@ -190,7 +203,7 @@ public final class ConjugateGradient
             final double d = x[i] - q[i];
             sum += d * d;
         }
-        return Math.sqrt(allreduce(sum));
+        residual = Math.sqrt(allreduce(sum));
     }
 
     /** Every rank's block of p into this rank's copy. */
@@ -273,15 +286,38 @@ public final class ConjugateGradient
     }
 
     /** Flops of one solve on this rank (2 per non-zero in the products, 10 per row in the vector updates). */
-    long flopsPerSolve()
+    @Override
+    public long flopsPerSolve()
     {
         return (ITERATIONS + 1) * (2 * nonZeros + 10L * rows);
     }
 
     /** Frees the window or coarray (collective). */
+    @Override
     public void close()
     {
         Himeno.free(win, coarray, team);
+    }
+
+    /**
+     * Runs one solve to warm up, then times {@code solves} solves and closes {@code cg} (collective); rank 0 prints the
+     * version's row: time, MFLOPS over every rank, zeta, residual.
+     */
+    static void timeAndPrint(final Intracomm world, final String name, final int solves, final CgSolver cg)
+    {
+        cg.run(1);
+        world.barrier();
+        final long t0 = System.nanoTime();
+        final double zeta = cg.run(solves);
+        final double seconds = (System.nanoTime() - t0) / 1e9;
+        final long[] flops = {cg.flopsPerSolve() * solves};
+        world.allreduce(Comm.IN_PLACE, 0, flops, 0, 1, Datatype.LONG, Op.SUM);
+        cg.close();
+        if (world.rank() == 0)
+        {
+            System.out.printf(Locale.ROOT, "%-14s %10.3f %10.1f %18.12e %10.2e%n", name, seconds, flops[0] / seconds / 1e6, zeta,
+                cg.residual());
+        }
     }
 
     public static void main(final String[] args)
@@ -303,20 +339,7 @@ public final class ConjugateGradient
             {
                 for (final String name : parsed.option("--versions", "two-sided,rma,coarray").split(","))
                 {
-                    final ConjugateGradient cg = new ConjugateGradient(world, Version.of(name.trim()), n);
-                    cg.run(1);
-                    world.barrier();
-                    final long t0 = System.nanoTime();
-                    final double zeta = cg.run(solves);
-                    final double seconds = (System.nanoTime() - t0) / 1e9;
-                    final long[] flops = {cg.flopsPerSolve() * solves};
-                    world.allreduce(Comm.IN_PLACE, 0, flops, 0, 1, Datatype.LONG, Op.SUM);
-                    cg.close();
-                    if (world.rank() == 0)
-                    {
-                        System.out.printf(Locale.ROOT, "%-14s %10.3f %10.1f %18.12e %10.2e%n", name.trim(), seconds, flops[0] / seconds / 1e6,
-                            zeta, cg.residual());
-                    }
+                    timeAndPrint(world, name.trim(), solves, new ConjugateGradient(world, Version.of(name.trim()), n));
                 }
             }
         }

@@ -1,6 +1,11 @@
 package org.jmpi.bench.rma;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.HdrHistogram.Histogram;
@@ -21,12 +26,15 @@ import org.jmpi.bench.PingPong;
  * <li>A 1 MiB put and flush against {@code System.arraycopy} of 1 MiB; target: at least 0.8x its speed between
  * threads.</li>
  * <li>fetch_and_op (SUM on a long) on rank 0 from every rank against an {@code AtomicLong} incremented by as many
- * threads of one JVM; target: at least 0.5x its rate.</li>
+ * threads of one JVM, as many increments per thread as fetch_and_ops per rank ({@code --adds}), timed from the
+ * first thread's start to the last one's end once all are running; target: at least 0.5x its rate. The counter is
+ * {@code allocMem} memory, so across JVMs with {@code --param pvas.partition.size=...} it is in the arena and reached
+ * directly.</li>
  * </ol>
  * Rank 0 measures 1 and 2 against rank 1; every rank takes part in 3. Rounds alternate the measurement and its
  * baseline so that load changes hit both alike. Prints means and percentiles (µs) and the ratios.
  * Usage: {@code bin/jmpirun [--threads] -np 2 -cp 'bench/target/classes:bench/target/lib/*' org.jmpi.bench.rma.RmaTargets
- * [--iterations 20000] [--rounds 3]}.
+ * [--iterations 20000] [--rounds 3] [--adds 200000]}.
  */
 public final class RmaTargets
 {
@@ -38,15 +46,17 @@ public final class RmaTargets
 
     public static void main(final String[] args)
     {
-        final BenchArgs parsed = BenchArgs.parse(args, "--iterations", "--rounds");
+        final BenchArgs parsed = BenchArgs.parse(args, "--iterations", "--rounds", "--adds");
         final int iterations = parsed.intOption("--iterations", 20_000);
         final int rounds = parsed.intOption("--rounds", 3);
+        final int adds = parsed.intOption("--adds", 200_000);
         try (Mpi mpi = Mpi.init(args))
         {
             final Intracomm world = mpi.world();
             final int rank = world.rank();
             final byte[] memory = new byte[MIB];
-            final long[] counter = new long[1];
+            // allocMem: in the arena where the PVAS transport is on, so the counter is reached directly across JVMs too
+            final ByteBuffer counter = mpi.allocMem(Long.BYTES);
             try (Win bytes = Win.create(memory, 1, null, world); Win counters = Win.create(counter, 8, null, world))
             {
                 bytes.lockAll(Win.MODE_NOCHECK);
@@ -105,18 +115,11 @@ public final class RmaTargets
                         }
                     }
                     world.barrier();
-                    final int adds = iterations;
-                    final long[] one = {1};
-                    final long[] old = new long[1];
-                    final long a0 = System.nanoTime();
-                    for (int i = 0; i < adds; i++)
-                    {
-                        counters.fetchAndOp(one, 0, old, 0, Datatype.LONG, 0, 0, Op.SUM);
-                        counters.flush(0);
-                    }
-                    world.barrier();
-                    final double fetchRate = (double)adds * world.size() / ((System.nanoTime() - a0) / 1e9);
-                    final double atomicRate = rank == 0 ? atomicLongRate(world.size(), 1_000_000) : 0;
+                    final double fetchRate = fetchRate(counters, new long[] {1}, new long[1], adds, world);
+                    // the same with nio buffers as operand and result: the general path (checks, cursors, the engine)
+                    final double generalRate = fetchRate(counters, ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()).putLong(0, 1),
+                        ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()), Math.max(1, adds / 10), world);
+                    final double atomicRate = rank == 0 ? atomicLongRate(world.size(), adds) : 0;
                     if (rank == 0)
                     {
                         row("two-sided 8 B one-way", pingPong, 2);
@@ -126,31 +129,63 @@ public final class RmaTargets
                         row("System.arraycopy 1 MiB", arraycopy, 1);
                         final double oneWay = pingPong.getMean() / 2;
                         System.out.printf(Locale.ROOT, "round %d: put/two-sided %.2f (target <= 1), get/two-sided %.2f (<= 1), " +
-                            "1 MiB put speed/arraycopy %.2f (>= 0.8), fetch_and_op %.3g/s vs AtomicLong %.3g/s = %.3f (>= 0.5)%n",
+                            "1 MiB put speed/arraycopy %.2f (>= 0.8), fetch_and_op %.3g/s vs AtomicLong %.3g/s = %.3f (>= 0.5); " +
+                            "with nio buffers (general path) %.3g/s = %.3f%n",
                             round + 1, put.getMean() / oneWay, get.getMean() / oneWay, arraycopy.getMean() / bigPut.getMean(),
-                            fetchRate, atomicRate, fetchRate / atomicRate);
+                            fetchRate, atomicRate, fetchRate / atomicRate, generalRate, generalRate / atomicRate);
                     }
                 }
                 counters.unlockAll();
                 bytes.unlockAll();
             }
+            mpi.freeMem(counter);
         }
     }
 
-    /** Increments per second of one AtomicLong by {@code threads} threads doing {@code each} increments each. */
+    /** fetch_and_op SUM + flush on rank 0 per second, {@code count} by every rank, from {@code one} into {@code old}. */
+    private static double fetchRate(final Win counters, final Object one, final Object old, final int count, final Intracomm world)
+    {
+        world.barrier();
+        final long t0 = System.nanoTime();
+        for (int i = 0; i < count; i++)
+        {
+            counters.fetchAndOp(one, 0, old, 0, Datatype.LONG, 0, 0, Op.SUM);
+            counters.flush(0);
+        }
+        world.barrier();
+        return (double)count * world.size() / ((System.nanoTime() - t0) / 1e9);
+    }
+
+    /**
+     * Increments per second of one AtomicLong by {@code threads} threads doing {@code each} increments each: the threads
+     * start together (a barrier), and the time runs from the earliest start to the latest end.
+     */
     private static double atomicLongRate(final int threads, final int each)
     {
         final AtomicLong shared = new AtomicLong();
         final Thread[] workers = new Thread[threads];
-        final long t0 = System.nanoTime();
+        final long[] starts = new long[threads];
+        final long[] ends = new long[threads];
+        final CyclicBarrier together = new CyclicBarrier(threads);
         for (int t = 0; t < threads; t++)
         {
+            final int me = t;
             workers[t] = new Thread(() ->
             {
+                try
+                {
+                    together.await();
+                }
+                catch (final InterruptedException | BrokenBarrierException ex)
+                {
+                    throw new IllegalStateException(ex);
+                }
+                starts[me] = System.nanoTime();
                 for (int i = 0; i < each; i++)
                 {
                     shared.getAndIncrement();
                 }
+                ends[me] = System.nanoTime();
             });
             workers[t].start();
         }
@@ -165,7 +200,7 @@ public final class RmaTargets
                 Thread.currentThread().interrupt();
             }
         }
-        return (double)threads * each / ((System.nanoTime() - t0) / 1e9);
+        return (double)threads * each / ((Arrays.stream(ends).max().orElseThrow() - Arrays.stream(starts).min().orElseThrow()) / 1e9);
     }
 
     private static void row(final String name, final Histogram h, final double divisor)

@@ -11,6 +11,7 @@ import org.jmpi.MpiException;
 import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.pt2pt.ExtensionFrame;
 import org.jmpi.internal.pt2pt.Protocol;
+import org.jmpi.spi.ArenaMemory;
 import org.jmpi.spi.PeerMemory;
 import org.jmpi.spi.RemoteMemory;
 
@@ -55,6 +56,8 @@ public final class OneSided
     private final int[] remotePuts;
     /** Per world rank: request frames held back until its remote-memory puts complete (in order). */
     private final ArrayDeque<ExtensionFrame>[] heldBack;
+    /** The node's arena (shared windows across JVMs), or null. */
+    private final ArenaMemory arena;
     /** The typed operations windows use, on the same paths and frame order. */
     private final WinOps winOps;
     private int nextRegionId = 1;
@@ -71,7 +74,17 @@ public final class OneSided
     /** Registers the layer's frame handlers with {@code protocol}. Engine thread, before any traffic. */
     public OneSided(final Protocol protocol, final int rank)
     {
+        this(protocol, rank, null);
+    }
+
+    /**
+     * As {@link #OneSided(Protocol, int)}; {@code arena} is the node's shared arena this rank allocates from
+     * ({@code Mpi.allocMem}), or null: shared windows across JVMs place their parts there.
+     */
+    public OneSided(final Protocol protocol, final int rank, final ArenaMemory arena)
+    {
         this.protocol = protocol;
+        this.arena = arena;
         this.rank = rank;
         // A handle means something only to the peer memory that made it: where peers are reached through two
         // (threads of this JVM through jvm, other JVMs through the arena), regions are not exposed and go by frames.
@@ -104,6 +117,12 @@ public final class OneSided
             remote.completions(this::onRemoteComplete);
         }
         this.winOps = new WinOps(protocol, this, rank);
+    }
+
+    /** The node's shared arena this rank allocates from, or null where no transport offers one. */
+    public ArenaMemory arena()
+    {
+        return arena;
     }
 
     /** The typed operations (windows) on this layer. */

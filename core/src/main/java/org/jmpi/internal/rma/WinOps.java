@@ -51,8 +51,6 @@ public final class WinOps
     /** Decoded target types by wire form, per sender (a window's ranks send the same few types again and again). */
     private final Int2ObjectHashMap<java.util.HashMap<java.nio.ByteBuffer, Datatype>> typeCache = new Int2ObjectHashMap<>();
     private final byte[] scratch = new byte[16];
-    private final byte[] operand = new byte[16];
-    private final byte[] fetched = new byte[16];
     private long nextOp = 1;
 
     /** An operation waiting for RESULT frames: where fetched bytes go (a cursor at the origin), or null. */
@@ -121,29 +119,6 @@ public final class WinOps
         }
         return send(to, KIND_ACC, op.code(), result != null, targetByte, targetCount, targetType, null, in, result,
             (int)basic.size());
-    }
-
-    /**
-     * One element's fetch-and-op on the direct path without cursors (MPI_Fetch_and_op's common case): the operand is
-     * read from {@code origin} at byte {@code originByte} (ignored for NO_OP), the old element written to
-     * {@code result} at {@code resultByte}. Returns false, having done nothing, when the target is not reached directly.
-     */
-    public boolean fetchAndOpDirect(final RemoteRegion to, final long targetByte, final Datatype basic, final Op op,
-        final BufferView origin, final long originByte, final BufferView result, final long resultByte)
-    {
-        final BufferView target = to.direct();
-        if (target == null)
-        {
-            return false;
-        }
-        final int unit = (int)basic.size();
-        if (op.code() != Op.CODE_NO_OP)
-        {
-            UnsafeApi.copyMemory(origin.base(), origin.address() + originByte, operand, BYTES, unit);
-        }
-        Atomics.accumulate(op, basic, operand, 0, target.base(), target.address() + targetByte, unit, fetched, 0, scratch);
-        UnsafeApi.copyMemory(fetched, BYTES, result.base(), result.address() + resultByte, unit);
-        return true;
     }
 
     /** Compare-and-swap of one element of {@code basic}: {@code in} then {@code compare} in {@code data}; the old one to {@code result}. */

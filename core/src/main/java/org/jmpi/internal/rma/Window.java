@@ -69,6 +69,8 @@ public final class Window
     private final Datatype[] elementTypes;
     private final RemoteRegion[] resolved;
     private final ArrayList<Completion>[] inFlight;
+    /** Targets whose memory this rank reaches directly, for the fetch-and-op hot path. */
+    private final DirectTargets direct;
     private final int[] lockHeld;
     private boolean lockAll;
     private boolean fenceOpen;
@@ -137,6 +139,7 @@ public final class Window
             inFlight[r] = new ArrayList<>();
         }
         lockHeld = new int[size];
+        direct = new DirectTargets(size);
     }
 
     /** Longs each rank contributes to the exchange at create. */
@@ -223,15 +226,6 @@ public final class Window
         final int target, final long disp, final int targetCount, final Datatype targetType, final Op op)
     {
         Kernels.check(call, op, targetType);
-        if (result != null && targetCount == 1 && op.isPredefined() && targetType.isPredefined() && targetType == originType &&
-            targetType == resultType && originCount == 1 && resultCount == 1)
-        {
-            final Completion done = fetchAndOpDirect(call, origin, originOffset, result, resultOffset, target, disp, targetType, op);
-            if (done != null)
-            {
-                return done;
-            }
-        }
         if (!op.isPredefined())
         {
             throw new MpiException(ErrorClass.ERR_OP, call + ": one-sided accumulates take predefined ops only (MPI 4.1 §12.3.4), not a user op");
@@ -277,32 +271,54 @@ public final class Window
     }
 
     /**
-     * MPI_Fetch_and_op's common case on the direct path: one element of a basic type between arrays of that type,
-     * without cursors or staging. Null when it does not apply (the general path then checks and runs it).
+     * MPI_Fetch_and_op's hot path ({@link DirectTargets}): one atomic on the target's memory where this rank reaches
+     * it directly, the operand and result in primitive arrays of {@code type}. Checks what {@link #accumulate} checks;
+     * returns false, having done nothing, when anything is off or the path does not apply (the caller then takes
+     * {@link #accumulate}, which raises the errors). No allocation, no engine call once the target is resolved.
      */
-    private Completion fetchAndOpDirect(final String call, final Object origin, final int originOffset, final Object result,
-        final int resultOffset, final int target, final long disp, final Datatype type, final Op op)
+    public boolean fetchAndOpDirect(final Object origin, final int originOffset, final Object result, final int resultOffset,
+        final Datatype type, final int target, final long disp, final Op op)
     {
-        final BufferView res = BufferView.of(result, call + ": result buffer");
-        final BufferView src = op.code() == Op.CODE_NO_OP ? res : BufferView.of(origin, call + ": origin buffer");
-        final long unit = type.size();
-        if (!suits(res, type, resultOffset) || !suits(src, type, originOffset) || res.readOnly())
+        if (freed || directory != null || target < 0 || target >= size || disp < 0 || type == null || op == null ||
+            !(fenceOpen || lockAll || lockHeld[target] != 0 || (inStart != null && inStart[target])) || comm.services().finalized())
         {
-            return null;
+            return false;
         }
-        final long targetByte = checkTarget(call, target, disp, 1, type, unit);
-        final Directory.Entry e = checked;
-        final boolean done = engine.call(() -> oneSided.winOps().fetchAndOpDirect(place(target, e), targetByte, type, op, src,
-            originOffset * src.elementSize(), res, resultOffset * res.elementSize()));
-        return done ? Completion.DONE : null;
+        final Datatype element = elementTypes[target];
+        final long limit = sizes[target];
+        final long unit = type.size();
+        // the hot path takes basic array types only: sizes 1, 2, 4, 8, so the alignment check needs no division
+        if ((element != null && element != type) || disp > limit || !type.isPredefined() || unit <= 0 || (unit & (unit - 1)) != 0)
+        {
+            return false;
+        }
+        final long targetByte = disp * dispUnits[target];
+        if (targetByte + unit > limit || (targetByte & (unit - 1)) != 0)
+        {
+            return false;
+        }
+        if (!direct.known(target))
+        {
+            learn(target);
+        }
+        return direct.fetchAndOp(origin, originOffset, result, resultOffset, type, target, targetByte, op);
     }
 
-    /** Whether element {@code offset} of {@code view} holds one {@code type} (an array of that type, or bytes). */
-    private static boolean suits(final BufferView view, final Datatype type, final int offset)
+    /** Resolves target {@code r}'s memory on the engine once, for {@link DirectTargets}. */
+    private void learn(final int r)
     {
-        return view.indirect() == null && !view.swapBytes() && offset >= 0 &&
-            (view.byteAddressed() || view.elementType() == type) &&
-            (long)offset * view.elementSize() + type.size() <= view.capacityBytes();
+        direct.learn(r, engine.call(() -> target(r).direct()));
+    }
+
+    /**
+     * MPI_Win_flush's hot path: true, having done all a flush does, when a passive-target epoch to {@code target} is
+     * open and nothing to it is in flight (every operation took the direct path); false for the general
+     * {@link #flush(String, int)}.
+     */
+    public boolean flushDone(final int target)
+    {
+        return !freed && directory == null && target >= 0 && target < size && (lockAll || lockHeld[target] != 0) &&
+            inFlight[target].isEmpty() && !comm.services().finalized();
     }
 
     /** MPI_Compare_and_swap: one element of a predefined type. */

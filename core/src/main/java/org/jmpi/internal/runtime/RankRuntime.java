@@ -225,7 +225,7 @@ public final class RankRuntime
         // A freed communicator's context drops the frames no receive takes, until the id may be chosen again.
         services.contexts().hooks(protocol::contextClosed, protocol::contextOpened);
         // The one-sided layer registers its frame handlers before any peer can send it a frame (the fence below).
-        services.install(OneSided.class, engine.call(() -> new OneSided(protocol, rank)));
+        services.install(OneSided.class, engine.call(() -> new OneSided(protocol, rank, arenaMemory())));
         world = new CommState(protocol, bsendBuffer, aborter, services, WORLD_CONTEXT, WORLD_CONTEXT + 1, rank,
             IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_ARE_FATAL, "WORLD");
         self = new CommState(protocol, bsendBuffer, aborter, services, SELF_CONTEXT, SELF_CONTEXT + 1, 0,

@@ -1,0 +1,440 @@
+package org.jmpi.bench.rma;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+import org.jmpi.Comm;
+import org.jmpi.Datatype;
+import org.jmpi.Intracomm;
+import org.jmpi.Mpi;
+import org.jmpi.Op;
+import org.jmpi.Win;
+import org.jmpi.bench.BenchArgs;
+import org.jmpi.coarray.DoubleCoarray;
+import org.jmpi.coarray.Team;
+
+/**
+ * NPB CG's parallel scheme (issue 18, item 6) on the matrix of {@link ConjugateGradient} (the 7-point Laplacian of an
+ * {@code n x n x n} grid plus 0.1): a two-dimensional process grid of {@code rows x cols} processes ({@code cols} is
+ * {@code rows} or {@code 2 rows}, so the rank count is a power of two, as NPB requires), process {@code (i, j)} = rank
+ * {@code i * cols + j} holding the matrix block of row block i and column block j. The vectors are distributed by
+ * column blocks and replicated down each process column. One matrix-vector product {@code q = A p}:
+ * <ol>
+ * <li>each process multiplies its block by its part of p: a partial sum {@code w} over its row block;</li>
+ * <li><b>row reduction</b>: the processes of a process row sum their partial {@code w}s (in column order, so each gets
+ * the same bits), giving the row block of {@code A p};</li>
+ * <li><b>transpose exchange</b>: process {@code (i, j)} needs column block j of {@code A p}, which lies in row block
+ * {@code j / k} ({@code k = cols / rows}; column blocks nest in row blocks); it gets it from process
+ * {@code (j / k, i k + j mod k)}. With a square grid this is the transpose partner {@code (j, i)}, as in NPB.</li>
+ * </ol>
+ * Dot products sum over the column blocks: an allreduce in the process row. The exchange in four versions:
+ * <ul>
+ * <li>{@code two-sided}: the row reduction is an allreduce on the row communicator, the transpose a sendrecv;</li>
+ * <li>{@code rma} (get-based, as the paper): each process gets the row's partial sums from a window and sums them,
+ * then gets its column block from its transpose source, in fence epochs;</li>
+ * <li>{@code coarray}: the same with coarray gets between {@code syncAll}s;</li>
+ * <li>{@code coarray-nb} (the paper's nonblocking variant): each process puts its partial sum into a slot of every
+ * process of its row and, once summed, its column blocks into their receivers, with {@code putAsync} completed at
+ * the next {@code syncAll}.</li>
+ * </ul>
+ * Steps of a solve and zeta as in {@link ConjugateGradient} (same matrix: the same zeta to rounding).
+ * Usage: {@code bin/jmpirun [--threads] -np 4 -cp 'bench/target/classes:bench/target/lib/*'
+ * org.jmpi.bench.rma.ConjugateGradient2D [--n 32] [--solves 5] [--versions two-sided,rma,coarray,coarray-nb]}.
+ */
+public final class ConjugateGradient2D implements CgSolver
+{
+    /** Versions of the exchange. */
+    public enum Version
+    {
+        TWO_SIDED, RMA, COARRAY, COARRAY_NB;
+
+        static Version of(final String name)
+        {
+            return valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_'));
+        }
+    }
+
+    private static final int ITERATIONS = 25;
+    private static final int TAG = 18;
+
+    private final Intracomm comm;
+    private final Intracomm rowComm;
+    private final Version version;
+    private final int gridRows;
+    private final int gridCols;
+    private final int myRow;
+    private final int myCol;
+    /** Column blocks per row block ({@code gridCols / gridRows}). */
+    private final int k;
+    /** Start of every column block (gridCols + 1 entries); row block i is column blocks i k to i k + k - 1. */
+    private final int[] colStart;
+    private final int rowLo;
+    private final int rowCount;
+    private final int colLo;
+    private final int colCount;
+    /** The largest row block: the layout of the exchange memory is the same on every process. */
+    private final int maxRow;
+    private final int maxCol;
+    private final int[] rowPtr;
+    private final int[] columns;
+    private final double[] values;
+    private final double[] p;
+    private final double[] q;
+    private final double[] r;
+    private final double[] z;
+    private final double[] x;
+    /** The exchange memory: two-sided and get-based: [w | wFull]; coarray-nb: [parts (gridCols x maxRow) | q (maxCol)]. */
+    private final double[] exchange;
+    /** The partial sums of the row got by the get-based versions (gridCols x maxRow). */
+    private final double[] parts;
+    private final int sendTo;
+    private final int receiveFrom;
+    private final Win win;
+    private final Team team;
+    private final DoubleCoarray coarray;
+    private long nonZeros;
+    private double residual;
+
+    /** One process's block of the {@code n^3} matrix; collective (the row communicator, the window or coarray). */
+    public ConjugateGradient2D(final Intracomm comm, final Version version, final int n)
+    {
+        this.comm = comm;
+        this.version = version;
+        final int size = comm.size();
+        final int[] grid = gridOf(size);
+        gridRows = grid[0];
+        gridCols = grid[1];
+        k = gridCols / gridRows;
+        myRow = comm.rank() / gridCols;
+        myCol = comm.rank() % gridCols;
+        final int total = n * n * n;
+        colStart = new int[gridCols + 1];
+        for (int b = 0; b < gridCols; b++)
+        {
+            colStart[b + 1] = colStart[b] + total / gridCols + (b < total % gridCols ? 1 : 0);
+        }
+        rowLo = colStart[myRow * k];
+        rowCount = colStart[myRow * k + k] - rowLo;
+        colLo = colStart[myCol];
+        colCount = colStart[myCol + 1] - colLo;
+        int largestRow = 0;
+        int largestCol = 0;
+        for (int i = 0; i < gridRows; i++)
+        {
+            largestRow = Math.max(largestRow, colStart[i * k + k] - colStart[i * k]);
+        }
+        for (int b = 0; b < gridCols; b++)
+        {
+            largestCol = Math.max(largestCol, colStart[b + 1] - colStart[b]);
+        }
+        maxRow = largestRow;
+        maxCol = largestCol;
+        // the block: rows of my row block, columns of my column block (local column indices)
+        rowPtr = new int[rowCount + 1];
+        final int[] cols = new int[7 * rowCount];
+        final double[] vals = new double[7 * rowCount];
+        int at = 0;
+        final int[] neighbour = new int[7];
+        final double[] coefficient = new double[7];
+        for (int i = 0; i < rowCount; i++)
+        {
+            final int g = rowLo + i;
+            final int gx = g % n;
+            final int gy = (g / n) % n;
+            final int gz = g / (n * n);
+            int m = 0;
+            neighbour[m] = g;
+            coefficient[m++] = 6.1;
+            final int[][] steps = {{gx > 0 ? -1 : 0}, {gx < n - 1 ? 1 : 0}, {gy > 0 ? -n : 0}, {gy < n - 1 ? n : 0},
+                {gz > 0 ? -n * n : 0}, {gz < n - 1 ? n * n : 0}};
+            for (final int[] step : steps)
+            {
+                if (step[0] != 0)
+                {
+                    neighbour[m] = g + step[0];
+                    coefficient[m++] = -1;
+                }
+            }
+            for (int e = 0; e < m; e++)
+            {
+                if (neighbour[e] >= colLo && neighbour[e] < colLo + colCount)
+                {
+                    cols[at] = neighbour[e] - colLo;
+                    vals[at++] = coefficient[e];
+                }
+            }
+            rowPtr[i + 1] = at;
+        }
+        columns = cols;
+        values = vals;
+        nonZeros = at;
+        p = new double[colCount];
+        q = new double[colCount];
+        r = new double[colCount];
+        z = new double[colCount];
+        x = new double[colCount];
+        parts = new double[gridCols * maxRow];
+        // transpose partners: I send sub-block (myCol mod k) of my row block's sum to (myCol / k, myRow k + myCol mod k)
+        // and receive column block myCol from (myCol / k, myRow k + myCol mod k): the same process
+        sendTo = (myCol / k) * gridCols + myRow * k + myCol % k;
+        receiveFrom = sendTo;
+        rowComm = comm.split(myRow, myCol);
+        final int exchangeLength = version == Version.COARRAY_NB ? gridCols * maxRow + maxCol : 2 * maxRow;
+        switch (version)
+        {
+            case COARRAY, COARRAY_NB ->
+            {
+                team = Team.of(comm);
+                coarray = DoubleCoarray.allocate(team, exchangeLength);
+                exchange = coarray.local();
+                win = null;
+            }
+            case RMA ->
+            {
+                team = null;
+                coarray = null;
+                exchange = new double[exchangeLength];
+                win = Win.create(exchange, Double.BYTES, null, comm);
+            }
+            default ->
+            {
+                team = null;
+                coarray = null;
+                exchange = new double[exchangeLength];
+                win = null;
+            }
+        }
+    }
+
+    /**
+     * NPB's process grid for {@code size} ranks: rows x columns with columns = rows or 2 rows.
+     *
+     * @throws IllegalArgumentException unless {@code size} is a power of two.
+     */
+    public static int[] gridOf(final int size)
+    {
+        if (size < 1 || Integer.bitCount(size) != 1)
+        {
+            throw new IllegalArgumentException("CG with a 2-D process grid needs a power-of-two number of ranks, not " + size);
+        }
+        final int rows = 1 << (Integer.numberOfTrailingZeros(size) / 2);
+        return new int[] {rows, size / rows};
+    }
+
+    /** As {@link ConjugateGradient#run}: zeta of the last of {@code solves} solves. */
+    @Override
+    public double run(final int solves)
+    {
+        return ConjugateGradient.powerIteration(solves, x, z, this::solve, this::dot);
+    }
+
+    /** ||x - A z|| after the last solve. */
+    @Override
+    public double residual()
+    {
+        return residual;
+    }
+
+    private void solve()
+    {
+        Arrays.fill(z, 0);
+        System.arraycopy(x, 0, r, 0, colCount);
+        System.arraycopy(x, 0, p, 0, colCount);
+        double rho = dot(r, r);
+        for (int it = 0; it < ITERATIONS; it++)
+        {
+            multiply(p, q);
+            final double alpha = rho / dot(p, q);
+            for (int i = 0; i < colCount; i++)
+            {
+                z[i] += alpha * p[i];
+                r[i] -= alpha * q[i];
+            }
+            final double next = dot(r, r);
+            final double beta = next / rho;
+            rho = next;
+            for (int i = 0; i < colCount; i++)
+            {
+                p[i] = r[i] + beta * p[i];
+            }
+        }
+        multiply(z, q);
+        double sum = 0;
+        for (int i = 0; i < colCount; i++)
+        {
+            final double d = x[i] - q[i];
+            sum += d * d;
+        }
+        residual = Math.sqrt(rowSum(sum));
+    }
+
+    /** {@code out = A v} on column blocks: local product, row reduction, transpose exchange. */
+    private void multiply(final double[] v, final double[] out)
+    {
+        // 1. the partial sum over my row block, into exchange[0, rowCount) (coarray-nb: into my own slot of parts)
+        final int partial = version == Version.COARRAY_NB ? myCol * maxRow : 0;
+        for (int i = 0; i < rowCount; i++)
+        {
+            double sum = 0;
+            for (int e = rowPtr[i]; e < rowPtr[i + 1]; e++)
+            {
+                sum += values[e] * v[columns[e]];
+            }
+            exchange[partial + i] = sum;
+        }
+        final int subOffset = colStart[myCol] - colStart[(myCol / k) * k];
+        final int sendBlock = myRow * k + myCol % k;
+        final int sendOffset = colStart[sendBlock] - rowLo;
+        final int sendLength = colStart[sendBlock + 1] - colStart[sendBlock];
+        switch (version)
+        {
+            case TWO_SIDED ->
+            {
+                rowComm.allreduce(Comm.IN_PLACE, 0, exchange, 0, rowCount, Datatype.DOUBLE, Op.SUM);
+                comm.sendrecv(exchange, sendOffset, sendLength, Datatype.DOUBLE, sendTo, TAG, out, 0, colCount, Datatype.DOUBLE,
+                    receiveFrom, TAG);
+            }
+            case RMA ->
+            {
+                win.fence(Win.MODE_NOPRECEDE);
+                getPartials();
+                win.fence(0);
+                sumPartials(maxRow);
+                win.fence(0);
+                win.get(out, 0, colCount, Datatype.DOUBLE, receiveFrom, maxRow + subOffset, colCount, Datatype.DOUBLE);
+                win.fence(Win.MODE_NOSUCCEED);
+            }
+            case COARRAY ->
+            {
+                team.syncAll();
+                getPartials();
+                sumPartials(maxRow);
+                team.syncAll();
+                coarray.get(receiveFrom, maxRow + subOffset, out, 0, colCount);
+                team.syncAll();
+            }
+            default ->
+            {
+                for (int j = 0; j < gridCols; j++)
+                {
+                    if (j != myCol)
+                    {
+                        coarray.putAsync(myRow * gridCols + j, myCol * maxRow, exchange, myCol * maxRow, rowCount);
+                    }
+                }
+                team.syncAll();
+                for (int i = 0; i < rowCount; i++)
+                {
+                    double sum = 0;
+                    for (int j = 0; j < gridCols; j++)
+                    {
+                        sum += exchange[j * maxRow + i];
+                    }
+                    parts[i] = sum;
+                }
+                // parts[0, rowCount) now holds my row block of A v; its sub-block goes to my transpose receiver's q
+                coarray.putAsync(sendTo, gridCols * maxRow, parts, sendOffset, sendLength);
+                team.syncAll();
+                System.arraycopy(exchange, gridCols * maxRow, out, 0, colCount);
+            }
+        }
+    }
+
+    /** The get-based versions: every other process of my row's partial sum into {@link #parts} (mine copied). */
+    private void getPartials()
+    {
+        for (int j = 0; j < gridCols; j++)
+        {
+            final int peer = myRow * gridCols + j;
+            if (j == myCol)
+            {
+                System.arraycopy(exchange, 0, parts, j * maxRow, rowCount);
+            }
+            else if (version == Version.RMA)
+            {
+                win.get(parts, j * maxRow, rowCount, Datatype.DOUBLE, peer, 0, rowCount, Datatype.DOUBLE);
+            }
+            else
+            {
+                coarray.get(peer, 0, parts, j * maxRow, rowCount);
+            }
+        }
+    }
+
+    /** Sums the row's partials in column order into {@code exchange[at, at + rowCount)}. */
+    private void sumPartials(final int at)
+    {
+        for (int i = 0; i < rowCount; i++)
+        {
+            double sum = 0;
+            for (int j = 0; j < gridCols; j++)
+            {
+                sum += parts[j * maxRow + i];
+            }
+            exchange[at + i] = sum;
+        }
+    }
+
+    private double dot(final double[] a, final double[] b)
+    {
+        double sum = 0;
+        for (int i = 0; i < colCount; i++)
+        {
+            sum += a[i] * b[i];
+        }
+        return rowSum(sum);
+    }
+
+    /** The sum over my process row (every column block once). */
+    private double rowSum(final double value)
+    {
+        final double[] v = {value};
+        rowComm.allreduce(Comm.IN_PLACE, 0, v, 0, 1, Datatype.DOUBLE, Op.SUM);
+        return v[0];
+    }
+
+    /**
+     * Flops of one solve on this process: 2 per non-zero of its block in each product, and 10 per vector element in
+     * the vector updates counted on process row 0 only (the other rows repeat them).
+     */
+    @Override
+    public long flopsPerSolve()
+    {
+        return (ITERATIONS + 1) * (2 * nonZeros + (myRow == 0 ? 10L * colCount : 0));
+    }
+
+    /** Frees the row communicator and the window or coarray (collective). */
+    @Override
+    public void close()
+    {
+        Himeno.free(win, coarray, team);
+        rowComm.free();
+    }
+
+    public static void main(final String[] args)
+    {
+        final BenchArgs parsed = BenchArgs.parse(args, "--n", "--solves", "--versions", "--rounds");
+        final int n = parsed.intOption("--n", 32);
+        final int solves = parsed.intOption("--solves", 5);
+        final int rounds = parsed.intOption("--rounds", 2);
+        try (Mpi mpi = Mpi.init(args))
+        {
+            final Intracomm world = mpi.world();
+            final String versions = parsed.option("--versions", "two-sided,rma,coarray,coarray-nb");
+            if (world.rank() == 0)
+            {
+                final int[] grid = gridOf(world.size());
+                System.out.printf(Locale.ROOT, "# jmpi CG (2-D grid %d x %d): %d^3 rows, %d solves of %d iterations%n", grid[0], grid[1],
+                    n, solves, ITERATIONS);
+                System.out.printf(Locale.ROOT, "# %-12s %10s %10s %18s %10s%n", "version", "time (s)", "MFLOPS", "zeta", "residual");
+            }
+            for (int round = 1; round <= rounds; round++)
+            {
+                for (final String name : versions.split(","))
+                {
+                    ConjugateGradient.timeAndPrint(world, name.trim(), solves, new ConjugateGradient2D(world, Version.of(name.trim()), n));
+                }
+            }
+        }
+    }
+}
