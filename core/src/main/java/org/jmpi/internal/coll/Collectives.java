@@ -19,9 +19,10 @@ import org.jmpi.internal.pt2pt.RequestImpl;
  *
  * <p>Algorithms (see docs/collectives.md): dissemination barrier; binomial and scatter + ring-allgather
  * bcast; ring and recursive-doubling allgather; Bruck, pairwise and linear alltoall; linear gather and
- * scatter; neighbourhood exchanges. The reductions are in {@link Reductions}. Where every rank is a thread of
- * this JVM, barrier, bcast, reduce, allreduce, gather, scatter, allgather and alltoall run as node collectives
- * instead ({@link #nodeSelected}, org.jmpi.internal.coll.node).
+ * scatter; neighbourhood exchanges. The reductions are in {@link Reductions}. Where the communicator's ranks
+ * share a node (threads of this JVM, or JVMs reached through shm), barrier, bcast, reduce, allreduce, gather,
+ * scatter, allgather and alltoall run as node collectives instead ({@link #nodeSelected},
+ * org.jmpi.internal.coll.node).
  *
  * <p>Threading: any thread; the schedules run on the engine thread.
  */
@@ -88,8 +89,9 @@ public final class Collectives
 
     /**
      * Whether a call on {@code c} whose algorithm parameter is {@code algorithm} runs as a node collective
-     * (org.jmpi.internal.coll.node): forced with "node", or "auto", wherever every rank of the job is a thread
-     * of this JVM and the communicator has two ranks or more, unless {@code jmpi.coll.check} is on (its check
+     * (org.jmpi.internal.coll.node): forced with "node", or "auto", wherever the communicator's ranks share a node
+     * (threads of this JVM, or JVMs reached through shm: {@code NodeCollectives.available}) and the communicator
+     * has two ranks or more, unless {@code jmpi.coll.check} is on (its check
      * is a point-to-point schedule). Every input is the same on every rank, so all choose alike; the choice
      * does not depend on the message size (ranks that disagree on counts must not take different paths).
      */
@@ -266,7 +268,7 @@ public final class Collectives
         {
             return nodePlan(c, call, () -> NodeCollectives.bcast(c, p.nodeSlotBytes, buf, offset, count, type, root)).withDirect(direct);
         }
-        // "node" where the node collectives are not available (ranks in other JVMs): as auto.
+        // "node" where the node collectives are not available (ranks on other nodes): as auto.
         final String algorithm = p.bcastAlgorithm.equals("auto") || p.bcastAlgorithm.equals("node") ?
             (bytes < p.bcastShort || c.size() < 8 ? "binomial" : "scatter_allgather") : p.bcastAlgorithm;
         final Schedule s = new Schedule();
