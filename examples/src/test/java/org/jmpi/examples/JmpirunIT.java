@@ -172,7 +172,7 @@ class JmpirunIT
     @ParameterizedTest
     @ValueSource(strings = {"2", "4", "4:bcast.algorithm=scatter_allgather,allreduce.algorithm=rabenseifner,alltoall.algorithm=bruck",
         "3:allreduce.algorithm=ring,allgather.algorithm=recursive_doubling,alltoall.algorithm=pairwise,reduce_scatter.algorithm=ring",
-        "3:node.slot=4k"})
+        "3:node.slot=4k,bcast.algorithm=node,reduce.algorithm=node,gather.algorithm=node,scatter.algorithm=node"})
     void shouldComputeEveryCollectiveAcrossJvms(final String spec) throws Exception
     {
         final String[] parts = spec.split(":");

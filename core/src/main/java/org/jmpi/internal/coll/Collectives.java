@@ -97,12 +97,24 @@ public final class Collectives
      */
     static boolean nodeSelected(final CommState c, final String algorithm)
     {
+        return nodeSelected(c, algorithm, false);
+    }
+
+    /**
+     * As above; for a {@code rooted} call (bcast, reduce, gather, scatter) "auto" picks the node collectives only
+     * where the region lies on the heap: across JVMs the point-to-point algorithms won at 8 B in loaded
+     * alternated runs (2 JVMs, 2 vCPUs, load 15-20, 2026-11-26: the node path holds a root and its non-roots in
+     * lockstep, each handoff a wake-up of a descheduled JVM, where an eager send lets them run apart), while the
+     * symmetric calls and the barrier won through the region (docs/collectives.md, "Node collectives").
+     */
+    static boolean nodeSelected(final CommState c, final String algorithm, final boolean rooted)
+    {
         final CollParams p = CollContext.of(c).params;
         if (p.check || !NodeCollectives.available(c))
         {
             return false;
         }
-        return algorithm.equals("node") || (algorithm.equals("auto") && c.size() > 1);
+        return algorithm.equals("node") || (algorithm.equals("auto") && c.size() > 1 && (!rooted || NodeCollectives.onHeap(c)));
     }
 
     /** The plan of a node collective call: each start runs {@code node}. */
@@ -117,7 +129,14 @@ public final class Collectives
      */
     private static Plan orNode(final Plan plan, final String algorithm, final Supplier<RequestImpl> node)
     {
-        return nodeSelected(plan.comm(), algorithm) ? new Plan(plan.comm(), plan.call(), null, plan.tag(), plan.direct(), node) : plan;
+        return orNode(plan, algorithm, false, node);
+    }
+
+    /** As above, for a {@code rooted} call ({@link #nodeSelected(CommState, String, boolean)}). */
+    private static Plan orNode(final Plan plan, final String algorithm, final boolean rooted, final Supplier<RequestImpl> node)
+    {
+        return nodeSelected(plan.comm(), algorithm, rooted) ? new Plan(plan.comm(), plan.call(), null, plan.tag(), plan.direct(), node) :
+            plan;
     }
 
     /** The node collectives' slot size on {@code c} ({@code jmpi.coll.node.slot}). */
@@ -264,7 +283,7 @@ public final class Collectives
             final DirectPersistent.Mode mode = directMode(c, call, bytes);
             return mode == null ? null : DirectCollectives.bcast(c, tag, mode, buf, offset, count, type, root);
         };
-        if (nodeSelected(c, p.bcastAlgorithm))
+        if (nodeSelected(c, p.bcastAlgorithm, true))
         {
             return nodePlan(c, call, () -> NodeCollectives.bcast(c, p.nodeSlotBytes, buf, offset, count, type, root)).withDirect(direct);
         }
@@ -400,7 +419,7 @@ public final class Collectives
         }
         final Plan plan = gatherv(c, "gather", K_GATHER, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, counts, displs,
             recvType, root);
-        return orNode(plan, CollContext.of(c).params.gatherAlgorithm, () -> NodeCollectives.gather(c, nodeSlot(c),
+        return orNode(plan, CollContext.of(c).params.gatherAlgorithm, true, () -> NodeCollectives.gather(c, nodeSlot(c),
             sendBuf == IN_PLACE ? null : sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
     }
 
@@ -472,7 +491,8 @@ public final class Collectives
         }
         final Plan plan = scatterv(c, "scatter", K_SCATTER, sendBuf, sendOffset, counts, displs, sendType, recvBuf, recvOffset, recvCount,
             recvType, root);
-        return orNode(plan, CollContext.of(c).params.scatterAlgorithm, () -> NodeCollectives.scatter(c, nodeSlot(c), sendBuf, sendOffset,
+        return orNode(plan, CollContext.of(c).params.scatterAlgorithm, true, () -> NodeCollectives.scatter(c, nodeSlot(c), sendBuf,
+            sendOffset,
             sendCount, sendType, recvBuf == IN_PLACE ? null : recvBuf, recvOffset, recvCount, recvType, root));
     }
 

@@ -39,6 +39,12 @@ public final class NodeCollectives
         return NodeComm.of(c, 0).available;
     }
 
+    /** Whether node collectives on {@code c} run through a heap region (its ranks share this JVM's heap). */
+    public static boolean onHeap(final CommState c)
+    {
+        return NodeComm.of(c, 0).heap;
+    }
+
     /** How many node collective calls this rank has started on {@code c} (tests and benchmarks). Calling thread. */
     public static long callsStarted(final CommState c)
     {

@@ -56,7 +56,7 @@ final class NodeComm
 
     final CommState comm;
     /** Whether the region lies on the heap (ranks share it and no file is forced). */
-    private final boolean heap;
+    final boolean heap;
     /** The rank's node host (files, wakers), or null where the runtime installed none. */
     private final NodeHost host;
     /** Whether node collectives can run on the communicator ({@link NodeCollectives#available}). */
