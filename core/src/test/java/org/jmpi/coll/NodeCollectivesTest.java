@@ -32,7 +32,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * sliced reductions straight between the ranks' buffers for large ones) against the point-to-point
  * algorithms: one body runs in a job with every collective forced to "node" (default slots, and 128-byte
  * slots so that nearly every call takes the direct path) and in a job with the point-to-point algorithms
- * forced, and every rank's results, error classes included, must be equal. The body covers every predefined
+ * forced, and every rank's results, error classes included, must be equal; and again with the region in a
+ * file ({@code jmpi.coll.node.region=file}: the layout across JVMs, where no buffer is reachable and large calls
+ * go through the slots in rounds; 16 KiB and 1 KiB slots), after which no region file may be left. The body covers every predefined
  * op on every predefined type (combinations that do not apply must fail alike), user ops commutative and
  * not on derived types, IN_PLACE, derived types on either side, counts on both sides of the slot size, dup,
  * split, create (ranks reversed) and create_group (a subset) communicators, nonblocking calls in flight together,
@@ -75,6 +77,28 @@ class NodeCollectivesTest
         p.put("jmpi.coll.node.slot", slot);
         return p;
     }
+
+    /** As {@link #node}, with the region in a file (as across JVMs: no buffer reachable, large calls in rounds through the slots). */
+    private static Map<String, String> file(final String slot)
+    {
+        final Map<String, String> p = node(slot);
+        p.put("jmpi.coll.node.region", "file");
+        p.put("jmpi.shm.dir", shmDir.toString());
+        return p;
+    }
+
+    /** Every region file was deleted (once all ranks mapped it). */
+    private static void assertNoRegionFiles() throws java.io.IOException
+    {
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(shmDir))
+        {
+            final List<String> left = files.map(f -> f.getFileName().toString()).filter(n -> n.contains("-coll-")).toList();
+            assertTrue(left.isEmpty(), "region files left behind: " + left);
+        }
+    }
+
+    @org.junit.jupiter.api.io.TempDir
+    static java.nio.file.Path shmDir;
 
     /** Runs the body in one job with {@code params}; returns each rank's results. */
     private static List<List<Object>> run(final int size, final Map<String, String> params, final boolean expectNode)
@@ -131,11 +155,14 @@ class NodeCollectivesTest
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3, 5})
     @Timeout(600)
-    void shouldMatchThePointToPointAlgorithms(final int size)
+    void shouldMatchThePointToPointAlgorithms(final int size) throws Exception
     {
         final List<List<Object>> p2p = run(size, params(P2P), false);
         assertSameResults(p2p, run(size, node("16k"), true), "node, 16 KiB slots");
         assertSameResults(p2p, run(size, node("128"), true), "node, 128-byte slots");
+        assertSameResults(p2p, run(size, file("16k"), true), "node in a file, 16 KiB slots");
+        assertSameResults(p2p, run(size, file("1k"), true), "node in a file, 1 KiB slots");
+        assertNoRegionFiles();
     }
 
     // ------------------------------------------------------------------------------------------ the body
@@ -458,8 +485,22 @@ class NodeCollectivesTest
     @Timeout(600)
     void shouldRunOnSeveralCommunicatorsFromSeveralThreadsAtOnce(final int size)
     {
+        severalCommunicatorsAtOnce(size, node("16k"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    @Timeout(600)
+    void shouldRunOnSeveralCommunicatorsFromSeveralThreadsAtOnceThroughFiles(final int size) throws Exception
+    {
+        severalCommunicatorsAtOnce(size, file("16k"));
+        assertNoRegionFiles();
+    }
+
+    private static void severalCommunicatorsAtOnce(final int size, final Map<String, String> params)
+    {
         final AtomicLong checked = new AtomicLong();
-        Ranks.run(size, ThreadLevel.MULTIPLE, node("16k"), (mpi, world) ->
+        Ranks.run(size, ThreadLevel.MULTIPLE, params, (mpi, world) ->
         {
             final Intracomm[] comms = {world.dup(), world.dup(), world.split(0, world.size() - world.rank())};
             final Thread[] threads = new Thread[comms.length];
@@ -520,7 +561,15 @@ class NodeCollectivesTest
     @Timeout(120)
     void shouldFailEveryReaderWhenOneRankCannotPostItsBlock(final int size)
     {
-        Ranks.run(size, ThreadLevel.SINGLE, node("16k"), (mpi, world) ->
+        for (final Map<String, String> params : List.of(node("16k"), file("16k")))
+        {
+            failEveryReader(size, params);
+        }
+    }
+
+    private static void failEveryReader(final int size, final Map<String, String> params)
+    {
+        Ranks.run(size, ThreadLevel.SINGLE, params, (mpi, world) ->
         {
             final int sendCount = world.rank() == 0 ? 3 : 2;
             final int[] all = ints(2 * size, -1);
@@ -539,7 +588,21 @@ class NodeCollectivesTest
     @Timeout(600)
     void shouldProgressWithManyMoreRanksThanCores(final int size)
     {
-        Ranks.run(size, ThreadLevel.SINGLE, node("16k"), (mpi, world) ->
+        manyRanks(size, node("16k"));
+    }
+
+    /** As above, through a region file: peers are woken through the transport, not the shared engine. */
+    @ParameterizedTest
+    @ValueSource(ints = {4, 8})
+    @Timeout(600)
+    void shouldProgressThroughFilesWithManyMoreRanksThanCores(final int size)
+    {
+        manyRanks(size, file("16k"));
+    }
+
+    private static void manyRanks(final int size, final Map<String, String> params)
+    {
+        Ranks.run(size, ThreadLevel.SINGLE, params, (mpi, world) ->
         {
             for (int i = 0; i < 100; i++)
             {

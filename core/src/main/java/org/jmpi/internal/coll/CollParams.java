@@ -20,27 +20,27 @@ import org.jmpi.spi.Params;
 public final class CollParams
 {
     public static final ParamSpec BARRIER_ALGORITHM = new ParamSpec("jmpi.coll.barrier.algorithm", "auto", "name",
-        "Barrier algorithm: auto (node where every rank is a thread of this JVM, else dissemination), node, dissemination.");
+        "Barrier algorithm: auto (node where the communicator's ranks share a node: threads of this JVM, or JVMs reached through shm; else dissemination), node, dissemination.");
     public static final ParamSpec BCAST_ALGORITHM = new ParamSpec("jmpi.coll.bcast.algorithm", "auto", "name",
-        "Bcast algorithm: auto, node (through the communicator's node region; ranks as threads of one JVM), binomial, scatter_allgather (scatter then ring allgather).");
+        "Bcast algorithm: auto (node where the ranks are threads of this JVM), node (through the communicator's node region; ranks on one node), binomial, scatter_allgather (scatter then ring allgather).");
     public static final ParamSpec REDUCE_ALGORITHM = new ParamSpec("jmpi.coll.reduce.algorithm", "auto", "name",
-        "Reduce algorithm: auto (node where every rank is a thread of this JVM, else binomial), node, binomial.");
+        "Reduce algorithm: auto (node where the ranks are threads of this JVM, else binomial), node (ranks on one node), binomial.");
     public static final ParamSpec GATHER_ALGORITHM = new ParamSpec("jmpi.coll.gather.algorithm", "auto", "name",
-        "Gather algorithm: auto (node where every rank is a thread of this JVM, else linear), node, linear.");
+        "Gather algorithm: auto (node where the ranks are threads of this JVM, else linear), node (ranks on one node), linear.");
     public static final ParamSpec SCATTER_ALGORITHM = new ParamSpec("jmpi.coll.scatter.algorithm", "auto", "name",
-        "Scatter algorithm: auto (node where every rank is a thread of this JVM, else linear), node, linear.");
+        "Scatter algorithm: auto (node where the ranks are threads of this JVM, else linear), node (ranks on one node), linear.");
     public static final ParamSpec NODE_SLOT = new ParamSpec("jmpi.coll.node.slot", "16k", "bytes",
-        "Node collectives: bytes of each rank's slot in a communicator's region. Calls whose data per rank (scatter, alltoall: all blocks) fits go through the slots, larger ones copy straight between the ranks' buffers.");
+        "Node collectives: bytes of each rank's slot in a communicator's region. Calls whose data per rank (scatter, alltoall: all blocks) fits go through the slots, larger ones copy straight between the ranks' buffers (threads) or go through the slots in rounds (JVMs).");
     public static final ParamSpec BCAST_SHORT = new ParamSpec("jmpi.coll.bcast.short", "12k", "bytes",
         "auto bcast: binomial tree up to this size (or below 8 ranks), else scatter + ring allgather.");
     public static final ParamSpec ALLREDUCE_ALGORITHM = new ParamSpec("jmpi.coll.allreduce.algorithm", "auto", "name",
-        "Allreduce algorithm: auto, node (ranks as threads of one JVM), recursive_doubling, rabenseifner (reduce-scatter + allgather), ring. The last two need a commutative op (otherwise recursive doubling is used).");
+        "Allreduce algorithm: auto (node where the communicator's ranks share a node), node (ranks on one node), recursive_doubling, rabenseifner (reduce-scatter + allgather), ring. The last two need a commutative op (otherwise recursive doubling is used).");
     public static final ParamSpec ALLREDUCE_SHORT = new ParamSpec("jmpi.coll.allreduce.short", "2k", "bytes",
         "auto allreduce: recursive doubling up to this size, else Rabenseifner.");
     public static final ParamSpec ALLGATHER_ALGORITHM = new ParamSpec("jmpi.coll.allgather.algorithm", "auto", "name",
-        "Allgather algorithm: auto, node (ranks as threads of one JVM), ring, recursive_doubling (power-of-two sizes; others use ring).");
+        "Allgather algorithm: auto (node where the communicator's ranks share a node), node (ranks on one node), ring, recursive_doubling (power-of-two sizes; others use ring).");
     public static final ParamSpec ALLTOALL_ALGORITHM = new ParamSpec("jmpi.coll.alltoall.algorithm", "auto", "name",
-        "Alltoall algorithm: auto, node (ranks as threads of one JVM), bruck, pairwise, linear (all sends and receives posted at once).");
+        "Alltoall algorithm: auto (node where the communicator's ranks share a node), node (ranks on one node), bruck, pairwise, linear (all sends and receives posted at once).");
     public static final ParamSpec ALLTOALL_SHORT = new ParamSpec("jmpi.coll.alltoall.short", "256", "bytes",
         "auto alltoall: Bruck for blocks up to this size on 8 or more ranks; else linear up to 32 KiB blocks, pairwise above.");
     public static final ParamSpec REDUCE_SCATTER_ALGORITHM = new ParamSpec("jmpi.coll.reduce_scatter.algorithm", "auto", "name",
@@ -54,7 +54,7 @@ public final class CollParams
 
     /** Every collective parameter, for the registry and docs/parameters.md. */
     public static final List<ParamSpec> ALL = List.of(BARRIER_ALGORITHM, BCAST_ALGORITHM, REDUCE_ALGORITHM, GATHER_ALGORITHM,
-        SCATTER_ALGORITHM, NODE_SLOT, BCAST_SHORT, ALLREDUCE_ALGORITHM, ALLREDUCE_SHORT,
+        SCATTER_ALGORITHM, NODE_SLOT, org.jmpi.internal.coll.node.NodeHost.REGION, BCAST_SHORT, ALLREDUCE_ALGORITHM, ALLREDUCE_SHORT,
         ALLGATHER_ALGORITHM, ALLTOALL_ALGORITHM, ALLTOALL_SHORT, REDUCE_SCATTER_ALGORITHM, CHECK,
         PERSISTENT_SCHEDULE, PERSISTENT_CALIBRATION);
 

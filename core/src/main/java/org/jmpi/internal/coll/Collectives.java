@@ -22,9 +22,10 @@ import org.jmpi.internal.pt2pt.RequestImpl;
  *
  * <p>Algorithms (see docs/collectives.md): dissemination barrier; binomial and scatter + ring-allgather
  * bcast; ring and recursive-doubling allgather; Bruck, pairwise and linear alltoall; linear gather and
- * scatter; neighbourhood exchanges. The reductions are in {@link Reductions}. Where every rank is a thread of
- * this JVM, barrier, bcast, reduce, allreduce, gather, scatter, allgather and alltoall run as node collectives
- * instead ({@link #nodeSelected}, org.jmpi.internal.coll.node).
+ * scatter; neighbourhood exchanges. The reductions are in {@link Reductions}. Where the communicator's ranks
+ * share a node (threads of this JVM, or JVMs reached through shm), barrier, bcast, reduce, allreduce, gather,
+ * scatter, allgather and alltoall run as node collectives instead ({@link #nodeSelected},
+ * org.jmpi.internal.coll.node).
  *
  * <p>Threading: any thread; the schedules run on the engine thread.
  */
@@ -91,19 +92,32 @@ public final class Collectives
 
     /**
      * Whether a call on {@code c} whose algorithm parameter is {@code algorithm} runs as a node collective
-     * (org.jmpi.internal.coll.node): forced with "node", or "auto", wherever every rank of the job is a thread
-     * of this JVM and the communicator has two ranks or more, unless {@code jmpi.coll.check} is on (its check
+     * (org.jmpi.internal.coll.node): forced with "node", or "auto", wherever the communicator's ranks share a node
+     * (threads of this JVM, or JVMs reached through shm: {@code NodeCollectives.available}) and the communicator
+     * has two ranks or more, unless {@code jmpi.coll.check} is on (its check
      * is a point-to-point schedule). Every input is the same on every rank, so all choose alike; the choice
      * does not depend on the message size (ranks that disagree on counts must not take different paths).
      */
     static boolean nodeSelected(final CommState c, final String algorithm)
+    {
+        return nodeSelected(c, algorithm, false);
+    }
+
+    /**
+     * As above; for a {@code rooted} call (bcast, reduce, gather, scatter) "auto" picks the node collectives only
+     * where the region lies on the heap: across JVMs the point-to-point algorithms won at 8 B in loaded
+     * alternated runs (2 JVMs, 2 vCPUs, load 15-20, 2026-11-26: the node path holds a root and its non-roots in
+     * lockstep, each handoff a wake-up of a descheduled JVM, where an eager send lets them run apart), while the
+     * symmetric calls and the barrier won through the region (docs/collectives.md, "Node collectives").
+     */
+    static boolean nodeSelected(final CommState c, final String algorithm, final boolean rooted)
     {
         final CollParams p = CollContext.of(c).params;
         if (p.check || !NodeCollectives.available(c))
         {
             return false;
         }
-        return algorithm.equals("node") || (algorithm.equals("auto") && c.size() > 1);
+        return algorithm.equals("node") || (algorithm.equals("auto") && c.size() > 1 && (!rooted || NodeCollectives.onHeap(c)));
     }
 
     /** The plan of a node collective call: each start runs {@code node}. */
@@ -118,7 +132,14 @@ public final class Collectives
      */
     private static Plan orNode(final Plan plan, final String algorithm, final Supplier<RequestImpl> node)
     {
-        return nodeSelected(plan.comm(), algorithm) ? new Plan(plan.comm(), plan.call(), null, plan.tag(), plan.direct(), node) : plan;
+        return orNode(plan, algorithm, false, node);
+    }
+
+    /** As above, for a {@code rooted} call ({@link #nodeSelected(CommState, String, boolean)}). */
+    private static Plan orNode(final Plan plan, final String algorithm, final boolean rooted, final Supplier<RequestImpl> node)
+    {
+        return nodeSelected(plan.comm(), algorithm, rooted) ? new Plan(plan.comm(), plan.call(), null, plan.tag(), plan.direct(), node) :
+            plan;
     }
 
     /** The node collectives' slot size on {@code c} ({@code jmpi.coll.node.slot}). */
@@ -275,11 +296,11 @@ public final class Collectives
             final DirectPersistent.Mode mode = directMode(c, call, bytes);
             return mode == null ? null : DirectCollectives.bcast(c, tag, mode, buf, offset, count, type, root);
         };
-        if (nodeSelected(c, p.bcastAlgorithm))
+        if (nodeSelected(c, p.bcastAlgorithm, true))
         {
             return nodePlan(c, call, () -> NodeCollectives.bcast(c, p.nodeSlotBytes, buf, offset, count, type, root)).withDirect(direct);
         }
-        // "node" where the node collectives are not available (ranks in other JVMs): as auto.
+        // "node" where the node collectives are not available (ranks on other nodes): as auto.
         final String algorithm = p.bcastAlgorithm.equals("auto") || p.bcastAlgorithm.equals("node") ?
             (bytes < p.bcastShort || c.size() < 8 ? "binomial" : "scatter_allgather") : p.bcastAlgorithm;
         final Schedule s = new Schedule();
@@ -411,7 +432,7 @@ public final class Collectives
         }
         final Plan plan = gatherv(c, "gather", K_GATHER, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, counts, displs,
             recvType, root);
-        return orNode(plan, CollContext.of(c).params.gatherAlgorithm, () -> NodeCollectives.gather(c, nodeSlot(c),
+        return orNode(plan, CollContext.of(c).params.gatherAlgorithm, true, () -> NodeCollectives.gather(c, nodeSlot(c),
             sendBuf == IN_PLACE ? null : sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
     }
 
@@ -483,7 +504,8 @@ public final class Collectives
         }
         final Plan plan = scatterv(c, "scatter", K_SCATTER, sendBuf, sendOffset, counts, displs, sendType, recvBuf, recvOffset, recvCount,
             recvType, root);
-        return orNode(plan, CollContext.of(c).params.scatterAlgorithm, () -> NodeCollectives.scatter(c, nodeSlot(c), sendBuf, sendOffset,
+        return orNode(plan, CollContext.of(c).params.scatterAlgorithm, true, () -> NodeCollectives.scatter(c, nodeSlot(c), sendBuf,
+            sendOffset,
             sendCount, sendType, recvBuf == IN_PLACE ? null : recvBuf, recvOffset, recvCount, recvType, root));
     }
 

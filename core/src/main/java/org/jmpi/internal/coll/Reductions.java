@@ -101,7 +101,7 @@ public final class Reductions
             return mode == null ? null : DirectCollectives.reduce(c, tag, mode, in, out, red, bytes, root);
         };
         final CollParams p = CollContext.of(c).params;
-        if (Collectives.nodeSelected(c, p.reduceAlgorithm))
+        if (Collectives.nodeSelected(c, p.reduceAlgorithm, true))
         {
             return Collectives.nodePlan(c, call, () -> NodeCollectives.reduce(c, p.nodeSlotBytes, false, sendBuf == IN_PLACE ? null : sendBuf,
                 sendOffset, recvBuf, recvOffset, count, type, op, root)).withDirect(direct);

@@ -224,6 +224,8 @@ public final class RankRuntime
             FIRST_FREE_CONTEXT, nodes.clone());
         // A freed communicator's context drops the frames no receive takes, until the id may be chosen again.
         services.contexts().hooks(protocol::contextClosed, protocol::contextOpened);
+        // Node collectives across JVMs place their regions in files named after the job (issue 16).
+        org.jmpi.internal.coll.node.NodeHost.install(services, bootstrap.jobId(), routes);
         // The one-sided layer registers its frame handlers before any peer can send it a frame (the fence below).
         services.install(OneSided.class, engine.call(() -> new OneSided(protocol, rank, arenaMemory())));
         world = new CommState(protocol, bsendBuffer, aborter, services, WORLD_CONTEXT, WORLD_CONTEXT + 1, rank,

@@ -10,8 +10,9 @@ import org.jmpi.internal.pt2pt.RequestImpl;
 /**
  * Node collectives: barrier, bcast, reduce, allreduce, gather, scatter, allgather and alltoall through a
  * per-communicator region ({@link NodeRegion}, layout {@link NodeRegionDescriptor}) on communicators whose
- * ranks are threads of one JVM. Small calls go through each rank's slot in the region (flags and packed data,
- * no frames, no matching); large ones copy and reduce straight between the ranks' own buffers. See
+ * ranks share a node: a heap array where they are threads of one JVM, a mapped file across JVMs. Small calls
+ * go through each rank's slot in the region (flags and packed data, no frames, no matching); large ones copy
+ * and reduce straight between the ranks' own buffers (threads), or go through the slots in rounds (JVMs). See
  * docs/collectives.md, "Node collectives", and {@link NodeOp} for the steps.
  *
  * <p>The callers ({@code Collectives}, {@code Reductions}) have checked the arguments and chosen this path
@@ -27,10 +28,21 @@ public final class NodeCollectives
     {
     }
 
-    /** Whether node collectives can run on {@code c}: every rank of its job is a thread of this JVM. */
+    /**
+     * Whether node collectives can run on {@code c}: every rank of its job is a thread of this JVM (a heap
+     * region), or every member of {@code c} is on this node and reached through a node transport (shm, pvas,
+     * jvm: a region in a file, {@link NodeRegionFile}; also where they share the heap with
+     * {@code jmpi.coll.node.region=file}).
+     */
     public static boolean available(final CommState c)
     {
-        return c.services().sharedHeap();
+        return NodeComm.of(c, 0).available;
+    }
+
+    /** Whether node collectives on {@code c} run through a heap region (its ranks share this JVM's heap). */
+    public static boolean onHeap(final CommState c)
+    {
+        return NodeComm.of(c, 0).heap;
     }
 
     /** How many node collective calls this rank has started on {@code c} (tests and benchmarks). Calling thread. */
@@ -42,7 +54,7 @@ public final class NodeCollectives
     /** Barrier: every rank posts its arrival; rank 0 waits for all and releases them with one flag. */
     public static RequestImpl barrier(final CommState c, final int slotBytes)
     {
-        return new NodeOp.Builder(NodeComm.of(c, slotBytes), "barrier", Kind.BARRIER).start();
+        return new NodeCall(NodeComm.of(c, slotBytes), "barrier", Kind.BARRIER).start();
     }
 
     /** Bcast of {@code count} items of {@code type} at {@code buf}[{@code offset}] from {@code root}. */
@@ -51,7 +63,7 @@ public final class NodeCollectives
     {
         final Part data = new Part(buf, offset, count, type);
         final boolean isRoot = c.rank() == root;
-        return new NodeOp.Builder(NodeComm.of(c, slotBytes), "bcast", Kind.BCAST).root(root).in(isRoot ? data : null)
+        return new NodeCall(NodeComm.of(c, slotBytes), "bcast", Kind.BCAST).root(root).in(isRoot ? data : null)
             .out(isRoot ? null : data).bytes(data.bytes()).start();
     }
 
@@ -65,7 +77,7 @@ public final class NodeCollectives
         final boolean receives = allToAll || c.rank() == root;
         final Part out = receives ? new Part(recvBuf, recvOffset, count, type) : null;
         final Part in = sendBuf == null ? out : new Part(sendBuf, sendOffset, count, type);
-        return new NodeOp.Builder(NodeComm.of(c, slotBytes), allToAll ? "allreduce" : "reduce", allToAll ? Kind.ALLREDUCE : Kind.REDUCE)
+        return new NodeCall(NodeComm.of(c, slotBytes), allToAll ? "allreduce" : "reduce", allToAll ? Kind.ALLREDUCE : Kind.REDUCE)
             .root(root).in(in).out(out).reduction(op, type).bytes(count * type.size()).start();
     }
 
@@ -74,7 +86,7 @@ public final class NodeCollectives
         final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
         final Datatype recvType, final int root)
     {
-        final NodeOp.Builder b = new NodeOp.Builder(NodeComm.of(c, slotBytes), "gather", Kind.GATHER).root(root);
+        final NodeCall b = new NodeCall(NodeComm.of(c, slotBytes), "gather", Kind.GATHER).root(root);
         if (c.rank() == root)
         {
             b.in(sendBuf == null ? null : new Part(sendBuf, sendOffset, sendCount, sendType))
@@ -92,7 +104,7 @@ public final class NodeCollectives
         final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
         final Datatype recvType, final int root)
     {
-        final NodeOp.Builder b = new NodeOp.Builder(NodeComm.of(c, slotBytes), "scatter", Kind.SCATTER).root(root);
+        final NodeCall b = new NodeCall(NodeComm.of(c, slotBytes), "scatter", Kind.SCATTER).root(root);
         if (c.rank() == root)
         {
             b.blocks(blocks(sendBuf, sendOffset, sendCount, sendType, c.size()))
@@ -110,7 +122,7 @@ public final class NodeCollectives
         final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
         final Datatype recvType)
     {
-        return new NodeOp.Builder(NodeComm.of(c, slotBytes), "allgather", Kind.ALLGATHER)
+        return new NodeCall(NodeComm.of(c, slotBytes), "allgather", Kind.ALLGATHER)
             .in(sendBuf == null ? null : new Part(sendBuf, sendOffset, sendCount, sendType))
             .blocks(blocks(recvBuf, recvOffset, recvCount, recvType, c.size())).bytes(recvCount * recvType.size()).start();
     }
@@ -125,7 +137,7 @@ public final class NodeCollectives
     {
         final Part[] out = blocks(recvBuf, recvOffset, recvCount, recvType, c.size());
         final Part[] in = sendBuf == null ? out : blocks(sendBuf, sendOffset, sendCount, sendType, c.size());
-        return new NodeOp.Builder(NodeComm.of(c, slotBytes), "alltoall", Kind.ALLTOALL).blocks(in).outBlocks(out)
+        return new NodeCall(NodeComm.of(c, slotBytes), "alltoall", Kind.ALLTOALL).blocks(in).outBlocks(out)
             .bytes(recvCount * recvType.size()).start();
     }
 

@@ -16,9 +16,11 @@ import org.jmpi.internal.reduce.Kernels;
 /**
  * One rank's side of one node collective call through the communicator's {@link NodeRegion}: a request that
  * is also an engine activity, so blocking, nonblocking and persistent calls run it alike and it never blocks
- * the engine. Every call, on every rank, goes through the same steps:
+ * the engine. Every call, on every rank, goes through the same steps, once per round (one round in a heap
+ * region; in a mapped region as many as the chunks of the leader's data, {@link SlotRounds}):
  * <ol>
- * <li>Guard: wait until every rank's done flag has reached this rank's previous post (its slot, length and
+ * <li>Setup (first call, mapped regions): wait until the region is mapped ({@link NodeComm#mappedRegion}).</li>
+ * <li>Guard: wait until every rank's done flag has reached this rank's previous round (its slot, length and
  * posted buffers are free again).</li>
  * <li>Post: small calls pack this rank's contribution into its slot; large ones post its buffers (the
  * user's, for peers to copy or reduce straight from and to); then the length (mode and bytes) and the
@@ -26,10 +28,10 @@ import org.jmpi.internal.reduce.Kernels;
  * <li>Input: wait for the arrive flags of the ranks whose data this rank reads (barrier: rank 0 waits for all,
  * the others for rank 0's release flag).</li>
  * <li>Work: check the peers' lengths, then copy or reduce (below).</li>
- * <li>Done: once this rank's previous call has set its done flag, set it to this call's number (done flags go
- * up in call order, which the guards rely on).</li>
- * <li>Finish: a rank that posted its own buffers waits until every rank is done with this call; then the
- * request completes.</li>
+ * <li>Done: once this rank's previous call has set its done flag, set it to this round's flag (done flags go
+ * up in call order, which the guards rely on); after the last round, to the call's last flag.</li>
+ * <li>Finish: a rank that posted its own buffers waits until every rank is done with this call (and the creator
+ * of a mapped region, until every rank has mapped it, to delete its file); then the request completes.</li>
  * </ol>
  * Reductions combine in rank order ({@code acc = in_j op acc} for j from P-2 down to 0, starting from rank
  * P-1's operand), so non-commutative ops get MPI's order. Small: every reducer folds all the slots. Large: the
@@ -76,39 +78,45 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
 
     private enum Step
     {
-        GUARD, POST, INPUT, WORK, DONE, FINISH
+        SETUP, GUARD, POST, INPUT, WORK, DONE, FINISH
     }
 
     private final NodeComm node;
-    private final NodeRegion region;
+    private NodeRegion region;
     private final String call;
-    private final Kind kind;
+    final Kind kind;
+    /** This call's number. */
     private final long seq;
+    /** The number of this rank's previous call (0: none). */
     private final long guard;
-    private final int root;
+    final int root;
     private final int me;
     private final int size;
     /** This rank's contribution (bcast: the data at the root; reductions: the input; gather, allgather: the block; null: IN_PLACE). */
-    private final Part in;
+    final Part in;
     /** This rank's receiving part (bcast: the data at non-roots; reductions: the result; scatter: the block), or null. */
-    private final Part out;
+    final Part out;
     /** Per-rank blocks: gather's and allgather's receive blocks, scatter's and alltoall's send blocks. */
-    private final Part[] blocks;
+    final Part[] blocks;
     /** Alltoall: the receive blocks. */
-    private final Part[] outBlocks;
-    private final Op op;
-    private final Datatype type;
+    final Part[] outBlocks;
+    final Op op;
+    final Datatype type;
     /** Packed bytes this rank expects per rank (bcast, reductions: all; gather, scatter, allgather, alltoall: one block). */
-    private final long bytes;
-    private final boolean direct;
-    private Step step = Step.GUARD;
+    final long bytes;
+    private boolean direct;
+    /** Mapped regions: the rounds (null in a heap region, where a call is one round). */
+    private SlotRounds rounds;
+    private long round;
+    private Step step = Step.SETUP;
     private MpiException failure;
 
-    private NodeOp(final Builder b)
+    /** Made by {@link NodeCall#start()}. */
+    NodeOp(final NodeCall b)
     {
         super(b.node.comm.engine(), b.node.comm::handle);
         this.node = b.node;
-        this.region = b.node.region();
+        this.region = b.node.heapRegion();
         this.call = b.call;
         this.kind = b.kind;
         this.root = b.root;
@@ -121,90 +129,9 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         this.op = b.op;
         this.type = b.type;
         this.bytes = b.bytes;
-        this.direct = kind != Kind.BARRIER && slotBytesNeeded() > region.slotBytes();
         this.seq = node.nextCall();
         this.guard = node.lastPost;
         node.lastPost = seq;
-    }
-
-    /** What a call's arguments are; {@link #start()} makes the call. */
-    static final class Builder
-    {
-        private final NodeComm node;
-        private final String call;
-        private final Kind kind;
-        private int root;
-        private Part in;
-        private Part out;
-        private Part[] blocks;
-        private Part[] outBlocks;
-        private Op op;
-        private Datatype type;
-        private long bytes;
-
-        Builder(final NodeComm node, final String call, final Kind kind)
-        {
-            this.node = node;
-            this.call = call;
-            this.kind = kind;
-        }
-
-        Builder root(final int r)
-        {
-            root = r;
-            return this;
-        }
-
-        Builder in(final Part p)
-        {
-            in = p;
-            return this;
-        }
-
-        Builder out(final Part p)
-        {
-            out = p;
-            return this;
-        }
-
-        Builder blocks(final Part[] p)
-        {
-            blocks = p;
-            return this;
-        }
-
-        Builder outBlocks(final Part[] p)
-        {
-            outBlocks = p;
-            return this;
-        }
-
-        Builder reduction(final Op o, final Datatype t)
-        {
-            op = o;
-            type = t;
-            return this;
-        }
-
-        Builder bytes(final long b)
-        {
-            bytes = b;
-            return this;
-        }
-
-        /** Starts the call on the engine and returns its request. */
-        NodeOp start()
-        {
-            final NodeOp o = new NodeOp(this);
-            o.engine.execute(() ->
-            {
-                if (!o.progress())
-                {
-                    o.node.comm.protocol().engine().addActivity(o);
-                }
-            });
-            return o;
-        }
     }
 
     /** Bytes this call needs in a slot: the same on every rank that passes matching arguments. */
@@ -228,9 +155,31 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         {
             switch (step)
             {
+                case SETUP ->
+                {
+                    if (region == null)
+                    {
+                        region = node.mappedRegion();
+                        if (region == null && node.setupFailure() == null)
+                        {
+                            return false;
+                        }
+                    }
+                    if (!setUp())
+                    {
+                        node.lastDone = Math.max(node.lastDone, seq);
+                        complete(OK, failure);
+                        return true;
+                    }
+                    step = Step.GUARD;
+                }
                 case GUARD ->
                 {
-                    if (guard > 0 && !allDone(guard))
+                    // Rounds alternate between the slots' halves: round r reuses round r - 2's, which every rank
+                    // must be done with; round 1's was last used by the previous call, done before round 0.
+                    final boolean free = round == 0 ? guard == 0 || allDone(guard, NodeRegionDescriptor.ROUND_LAST) :
+                        round == 1 || allDone(seq, round - 2);
+                    if (!free)
                     {
                         return false;
                     }
@@ -253,7 +202,14 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                 {
                     try
                     {
-                        work();
+                        if (rounds != null)
+                        {
+                            rounds.work(round);
+                        }
+                        else
+                        {
+                            work();
+                        }
                     }
                     catch (final RuntimeException ex)
                     {
@@ -267,14 +223,21 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                     {
                         return false;
                     }
-                    region.done(me, seq);
-                    node.lastDone = seq;
+                    final boolean last = rounds == null || round == rounds.count() - 1;
+                    region.done(me, NodeRegionDescriptor.flag(seq, last ? NodeRegionDescriptor.ROUND_LAST : round));
                     region.wakeOthers(me);
+                    if (!last)
+                    {
+                        round++;
+                        step = Step.GUARD;
+                        continue;
+                    }
+                    node.lastDone = seq;
                     step = Step.FINISH;
                 }
                 case FINISH ->
                 {
-                    if (direct && postsBuffers() && !allDone(seq))
+                    if ((direct && postsBuffers() && !allDone(seq, NodeRegionDescriptor.ROUND_LAST)) || !node.fileReleased())
                     {
                         return false;
                     }
@@ -284,6 +247,30 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                 default -> throw new IllegalStateException(step.name());
             }
         }
+    }
+
+    /**
+     * Chooses the mode once the region is known: a heap region copies directly when the data exceed the slot;
+     * a mapped one runs in rounds through the slots. False when the call cannot run at all (the region's setup
+     * failed on every rank alike): then it completes with that failure and touches no flag.
+     */
+    private boolean setUp()
+    {
+        final MpiException broken = node.setupFailure();
+        if (broken != null)
+        {
+            fail(broken);
+            return false;
+        }
+        if (region.heap())
+        {
+            direct = kind != Kind.BARRIER && slotBytesNeeded() > region.slotBytes();
+        }
+        else if (kind != Kind.BARRIER)
+        {
+            rounds = new SlotRounds(this, node, region);
+        }
+        return true;
     }
 
     // ------------------------------------------------------------------------------------------ steps
@@ -300,6 +287,13 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
 
     private void post()
     {
+        if (rounds != null)
+        {
+            rounds.post(round);
+            region.arrive(me, NodeRegionDescriptor.flag(seq, round));
+            region.wakeOthers(me);
+            return;
+        }
         final long posted = direct ? bytes : slotBytesNeeded();
         long failed = 0;
         try
@@ -319,7 +313,7 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
             failed = NodeRegionDescriptor.LENGTH_FAILED;
         }
         region.length(me, failed | (direct ? NodeRegionDescriptor.LENGTH_DIRECT : 0) | (posted & NodeRegionDescriptor.LENGTH_BYTES_MASK));
-        region.arrive(me, seq);
+        region.arrive(me, NodeRegionDescriptor.flag(seq, 0));
         region.wakeOthers(me);
     }
 
@@ -402,6 +396,10 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
 
     private boolean inputsArrived()
     {
+        if (rounds != null)
+        {
+            return rounds.inputsArrived(round);
+        }
         switch (kind)
         {
             case BARRIER ->
@@ -439,7 +437,7 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
             {
                 if (me == 0)
                 {
-                    region.release(0, seq);
+                    region.release(0, NodeRegionDescriptor.flag(seq, 0));
                     region.wakeOthers(me);
                 }
             }
@@ -661,7 +659,7 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
     // ------------------------------------------------------------------------------------------ helpers
 
     /** Type-to-type copy between two ranks' parts; the packed sizes must agree. */
-    private static void copy(final Part from, final Part to)
+    static void copy(final Part from, final Part to)
     {
         final Convertor src = from.reader();
         final Convertor dst = to.writer();
@@ -679,7 +677,13 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
      */
     private boolean checkLength(final int j, final long expected)
     {
-        final long length = region.length(j);
+        return checkLength(j, expected, 0);
+    }
+
+    /** As above, for round {@code r} of a call in rounds. */
+    boolean checkLength(final int j, final long expected, final long r)
+    {
+        final long length = region.roundLength(j, r);
         final long posted = length & NodeRegionDescriptor.LENGTH_BYTES_MASK;
         final boolean peerDirect = (length & NodeRegionDescriptor.LENGTH_DIRECT) != 0;
         if ((length & NodeRegionDescriptor.LENGTH_FAILED) != 0)
@@ -703,59 +707,77 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         return true;
     }
 
+    /** Whether every rank but this one has arrived at round {@code r} of this call. */
+    boolean allArrived(final long r)
+    {
+        for (int j = 0; j < size; j++)
+        {
+            if (j != me && !reachedFlag(region.arrive(j), j, NodeRegionDescriptor.flag(seq, r)))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private boolean allArrived()
     {
-        for (int j = 0; j < size; j++)
-        {
-            if (j != me && !reached(region.arrive(j), j))
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Whether every rank, this one included, has set its done flag to {@code call} or beyond. */
-    private boolean allDone(final long call)
-    {
-        if (node.lastDone < call)
-        {
-            return false;
-        }
-        for (int j = 0; j < size; j++)
-        {
-            if (j != me && !reachedCall(region.done(j), j, call))
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private boolean reached(final long flag, final int j)
-    {
-        return reachedCall(flag, j, seq);
+        return allArrived(0);
     }
 
     /**
-     * Whether a peer's flag has reached {@code call}. A flag is never below 0, and no peer can be more than one
-     * call beyond the highest this rank's engine has seen (a rank posts call t only once every rank, this one
-     * included, is done with its call t - 1, and a rank's other flags never pass its arrive flag); one more is
-     * allowed for slack. Anything else is ERR_INTERN, and the wait ends so that the call completes with it.
+     * Whether every rank, this one included, has set its done flag to round {@code r} of call {@code call} or
+     * beyond (this rank's own rounds of the running call are done before its next one starts).
      */
-    private boolean reachedCall(final long flag, final int j, final long call)
+    private boolean allDone(final long call, final long r)
     {
-        if (flag < 0 || flag > node.highestSeen + 2)
+        if (node.lastDone < call && (call != seq || r == NodeRegionDescriptor.ROUND_LAST))
         {
-            fail(new MpiException(ErrorClass.ERR_INTERN, "rank " + j + "'s flag in the node collective region holds " + flag +
-                " at call " + seq));
+            return false;
+        }
+        final long flag = NodeRegionDescriptor.flag(call, r);
+        for (int j = 0; j < size; j++)
+        {
+            if (j != me && !reachedFlag(region.done(j), j, flag))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether rank {@code j}'s flag has reached round 0 of this call. */
+    private boolean reached(final long flag, final int j)
+    {
+        return reachedFlag(flag, j, NodeRegionDescriptor.flag(seq, 0));
+    }
+
+    /** Whether rank {@code j}'s arrive flag has reached round {@code r} of this call. */
+    boolean arrived(final int j, final long r)
+    {
+        return reachedFlag(region.arrive(j), j, NodeRegionDescriptor.flag(seq, r));
+    }
+
+    /**
+     * Whether a peer's flag has reached {@code target} (a call and round). A flag is never below 0, and no peer
+     * can be more than one call beyond the highest this rank's engine has seen (a rank posts call t only once
+     * every rank, this one included, is done with its call t - 1, and a rank's other flags never pass its arrive
+     * flag); one more is allowed for slack. Anything else is ERR_INTERN, and the wait ends so that the call
+     * completes with it.
+     */
+    private boolean reachedFlag(final long flag, final int j, final long target)
+    {
+        if (flag < 0 || NodeRegionDescriptor.callOf(flag) > node.highestSeen + 2)
+        {
+            fail(new MpiException(ErrorClass.ERR_INTERN, "rank " + j + "'s flag in the node collective region holds 0x" +
+                Long.toHexString(flag) + " at call " + seq));
             return true;
         }
-        return flag >= call;
+        return flag >= target;
     }
 
     /** Keeps the first failure, named after the call. */
-    private void fail(final RuntimeException ex)
+    void fail(final RuntimeException ex)
     {
         if (failure == null)
         {

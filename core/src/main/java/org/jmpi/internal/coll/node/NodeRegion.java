@@ -4,9 +4,11 @@ import static org.jmpi.internal.coll.node.NodeRegionDescriptor.ARRIVE_OFFSET;
 import static org.jmpi.internal.coll.node.NodeRegionDescriptor.DONE_OFFSET;
 import static org.jmpi.internal.coll.node.NodeRegionDescriptor.LENGTH_OFFSET;
 import static org.jmpi.internal.coll.node.NodeRegionDescriptor.RELEASE_OFFSET;
+import static org.jmpi.internal.coll.node.NodeRegionDescriptor.TOTAL_OFFSET;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.IntConsumer;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jmpi.ErrorClass;
@@ -14,15 +16,18 @@ import org.jmpi.MpiException;
 import org.jmpi.internal.engine.ProgressEngine;
 
 /**
- * One communicator's node collective region between ranks that are threads of one JVM: the
- * {@link NodeRegionDescriptor} layout in a heap array, plus what only a shared heap can hold: each rank's
- * posted buffers (for single copies straight between the ranks' arrays) and its progress engine (to wake it
- * after a flag it may wait for changed).
+ * One communicator's node collective region: the {@link NodeRegionDescriptor} layout either in a heap array
+ * (ranks that are threads of one JVM), with what only a shared heap can hold: each rank's posted buffers (for
+ * single copies straight between the ranks' arrays) and its progress engine (to wake it after a flag it may
+ * wait for changed); or in a mapped file ({@link NodeRegionFile}: ranks in separate JVMs of one node), where
+ * nothing but the layout is shared, peers are woken through the transports' waker, and large calls go
+ * through the slots in rounds ({@link #heap()} false).
  *
  * <p>Threading: every rank writes only its own control block, slot and posted entry, and reads the others';
  * flags are written with volatile stores (so that a store is ordered before the read of the peer's parked
- * flag in {@link ProgressEngine#wakeup()}) and read volatile. Owned by the ranks that attached it (the job's
- * shared map holds it only until all have).
+ * flag in {@link ProgressEngine#wakeup()} or its doorbell) and read volatile. A heap region is owned by the
+ * ranks that attached it (the job's shared map holds it only until all have); each rank owns its own mapping
+ * of a file region (unmapped when its communicator state is collected).
  */
 public final class NodeRegion
 {
@@ -33,8 +38,40 @@ public final class NodeRegion
     private final AtomicReferenceArray<Object> posted;
     private final AtomicReferenceArray<ProgressEngine> engines;
     private final AtomicInteger attached = new AtomicInteger();
+    /** Mapped regions: wakes a peer (by communicator rank). */
+    private final IntConsumer waker;
+    /** Mapped regions: the file, which its creator deletes once every rank attached. */
+    private final NodeRegionFile file;
 
     NodeRegion(final int ranks, final int slotBytes)
+    {
+        checkFits(ranks, slotBytes);
+        this.ranks = ranks;
+        this.slotBytes = slotBytes;
+        this.memory = new byte[(int)NodeRegionDescriptor.regionLength(ranks, slotBytes)];
+        this.buffer = new UnsafeBuffer(memory);
+        this.posted = new AtomicReferenceArray<>(ranks);
+        this.engines = new AtomicReferenceArray<>(ranks);
+        this.waker = null;
+        this.file = null;
+        writeHeader(buffer, ranks, slotBytes);
+    }
+
+    /** A region in {@code file}'s mapping; {@code waker} wakes a peer by communicator rank. */
+    NodeRegion(final int ranks, final int slotBytes, final NodeRegionFile file, final IntConsumer waker)
+    {
+        this.ranks = ranks;
+        this.slotBytes = slotBytes;
+        this.memory = null;
+        this.buffer = file.buffer();
+        this.posted = null;
+        this.engines = null;
+        this.waker = waker;
+        this.file = file;
+    }
+
+    /** @throws MpiException ERR_ARG when {@code ranks} slots of {@code slotBytes} do not fit one region. */
+    static void checkFits(final int ranks, final int slotBytes)
     {
         final long length = NodeRegionDescriptor.regionLength(ranks, slotBytes);
         if (ranks < 1 || slotBytes % NodeRegionDescriptor.SLOT_ALIGNMENT != 0 || length > Integer.MAX_VALUE - 64)
@@ -42,21 +79,32 @@ public final class NodeRegion
             throw new MpiException(ErrorClass.ERR_ARG, "node collective region: " + ranks + " ranks of " + slotBytes +
                 "-byte slots do not fit a region (jmpi.coll.node.slot)");
         }
-        this.ranks = ranks;
-        this.slotBytes = slotBytes;
-        this.memory = new byte[(int)length];
-        this.buffer = new UnsafeBuffer(memory);
-        this.posted = new AtomicReferenceArray<>(ranks);
-        this.engines = new AtomicReferenceArray<>(ranks);
+    }
+
+    /** Writes a new region's header into {@code buffer}, the magic last (with a volatile store). */
+    static void writeHeader(final UnsafeBuffer buffer, final int ranks, final int slotBytes)
+    {
         buffer.putInt(NodeRegionDescriptor.VERSION_OFFSET, NodeRegionDescriptor.VERSION, NodeRegionDescriptor.BYTE_ORDER);
         buffer.putInt(NodeRegionDescriptor.RANKS_OFFSET, ranks, NodeRegionDescriptor.BYTE_ORDER);
         buffer.putInt(NodeRegionDescriptor.SLOT_BYTES_OFFSET, slotBytes, NodeRegionDescriptor.BYTE_ORDER);
         buffer.putIntVolatile(NodeRegionDescriptor.MAGIC_OFFSET, NodeRegionDescriptor.MAGIC);
     }
 
+    /** Whether the region is a heap array shared by threads (else a mapped file, reached across JVMs). */
+    boolean heap()
+    {
+        return memory != null;
+    }
+
+    /** The region's file (mapped regions), or null. */
+    NodeRegionFile file()
+    {
+        return file;
+    }
+
     /**
-     * Attaches rank {@code rank} (with its engine) after checking the header against {@code expectedRanks};
-     * returns true for the last rank to attach.
+     * Attaches rank {@code rank} (with its engine; none for a mapped region) after checking the header against
+     * {@code expectedRanks}; returns true for the last rank to attach (heap regions).
      */
     boolean attach(final int rank, final int expectedRanks, final ProgressEngine engine)
     {
@@ -70,6 +118,10 @@ public final class NodeRegion
             throw new MpiException(ErrorClass.ERR_INTERN, "node collective region: header magic=0x" + Integer.toHexString(magic) +
                 " version=" + version + " ranks=" + headerRanks + " slot=" + headerSlot + " does not fit rank " + rank + " of " +
                 expectedRanks);
+        }
+        if (engines == null)
+        {
+            return false;
         }
         if (!engines.compareAndSet(rank, null, engine))
         {
@@ -94,7 +146,7 @@ public final class NodeRegion
         return buffer;
     }
 
-    /** The array holding every slot (for the reduction kernels, which take arrays and offsets). */
+    /** The array holding every slot (for the reduction kernels, which take arrays and offsets); null when mapped. */
     byte[] memory()
     {
         return memory;
@@ -119,6 +171,35 @@ public final class NodeRegion
     long release(final int rank)
     {
         return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + RELEASE_OFFSET);
+    }
+
+    long total(final int rank)
+    {
+        return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + TOTAL_OFFSET);
+    }
+
+    /** Plain store: published by the arrive flag's volatile store that follows. */
+    void total(final int rank, final long total)
+    {
+        buffer.putLong(NodeRegionDescriptor.controlOffset(rank) + TOTAL_OFFSET, total);
+    }
+
+    /** Copies {@code length} bytes at {@code at} of {@code rank}'s slot to {@code dst}. */
+    void readSlot(final int rank, final int at, final byte[] dst, final int dstOff, final int length)
+    {
+        buffer.getBytes(slotOffset(rank) + at, dst, dstOff, length);
+    }
+
+    /** The length {@code rank} posted for round {@code round} (mapped regions: even and odd rounds alternate). */
+    long roundLength(final int rank, final long round)
+    {
+        return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + NodeRegionDescriptor.lengthOffset(round));
+    }
+
+    /** Plain store: published by the arrive flag's volatile store that follows. */
+    void roundLength(final int rank, final long round, final long length)
+    {
+        buffer.putLong(NodeRegionDescriptor.controlOffset(rank) + NodeRegionDescriptor.lengthOffset(round), length);
     }
 
     long length(final int rank)
@@ -161,6 +242,17 @@ public final class NodeRegion
     /** Wakes every rank but {@code rank} (a flag they may wait for changed). */
     void wakeOthers(final int rank)
     {
+        if (engines == null)
+        {
+            for (int r = 0; r < ranks; r++)
+            {
+                if (r != rank)
+                {
+                    waker.accept(r);
+                }
+            }
+            return;
+        }
         for (int r = 0; r < ranks; r++)
         {
             if (r != rank)

@@ -5,8 +5,9 @@ import java.nio.ByteOrder;
 /**
  * Layout of a communicator's node collective region ({@link NodeRegion}): a header, one control block per
  * rank of the communicator, and one data slot per rank. Byte order: native (the region never leaves the
- * node). Between threads of one JVM the region is a heap array; a mapped file across JVMs would use the same
- * layout (not built yet, docs/status.md, issue 16).
+ * node). Between threads of one JVM the region is a heap array; across JVMs (or mixed threads and JVMs of one
+ * node) it is a file the communicator's rank 0 creates in {@code jmpi.shm.dir} and every rank maps
+ * ({@link NodeRegionFile}), with the same layout.
  *
  * <pre>
  *   Region:
@@ -52,17 +53,25 @@ import java.nio.ByteOrder;
  *   | = bytes                                                       |
  *   |                                                               |
  *   +---------------------------------------------------------------+
- *   |                 (reserved, to CONTROL_LENGTH)                 | 32
+ *   |          Total: bytes of the whole call (per block) on          | 32
+ *   |          this rank; round 0 only (mapped regions)             |
+ *   +---------------------------------------------------------------+
+ *   |     Length of odd rounds (mapped regions), as Length above      | 40
+ *   |                                                               |
+ *   +---------------------------------------------------------------+
+ *   |                 (reserved, to CONTROL_LENGTH)                 | 48
  *   +---------------------------------------------------------------+
  * </pre>
- * Calls are numbered 1, 2, ... per communicator (all ranks call its collectives in the same order); a flag
- * holds the number of the last call it stands for, so a flag is never reset and consecutive calls never
- * wait for a reset.
+ * Calls are numbered 1, 2, ... per communicator (all ranks call its collectives in the same order), and a
+ * call runs in rounds 0, 1, ... (one between threads; across JVMs as many as chunks of the leader's total,
+ * each through the slots). A flag holds {@link #flag(long, long) the call number shifted left by 32, or the
+ * round} of the last round it stands for (a done flag of a call's last round: round {@link #ROUND_LAST}), so a
+ * flag is never reset and consecutive calls never wait for a reset.
  */
 public final class NodeRegionDescriptor
 {
     public static final int MAGIC = 0x524D434A; // "JMCR" read as a little-endian int
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     public static final ByteOrder BYTE_ORDER = ByteOrder.nativeOrder();
 
     public static final int MAGIC_OFFSET = 0;
@@ -77,6 +86,9 @@ public final class NodeRegionDescriptor
     public static final int DONE_OFFSET = ARRIVE_OFFSET + Long.BYTES;
     public static final int RELEASE_OFFSET = DONE_OFFSET + Long.BYTES;
     public static final int LENGTH_OFFSET = RELEASE_OFFSET + Long.BYTES;
+    public static final int TOTAL_OFFSET = LENGTH_OFFSET + Long.BYTES;
+    /** Mapped regions run a call in rounds through two halves of each slot: even rounds use the length above, odd ones this. */
+    public static final int LENGTH_ODD_OFFSET = TOTAL_OFFSET + Long.BYTES;
     /** Two 64-byte cache lines per rank. */
     public static final int CONTROL_LENGTH = 128;
 
@@ -89,8 +101,31 @@ public final class NodeRegionDescriptor
     /** Length field: the mask of the byte count. */
     public static final long LENGTH_BYTES_MASK = 0xFFFF_FFFFL;
 
+    /** Bits of a flag that number the round within a call. */
+    public static final int ROUND_BITS = 32;
+    /** The round of a done flag set once a call's last round is done. */
+    public static final long ROUND_LAST = 0xFFFF_FFFFL;
+
     private NodeRegionDescriptor()
     {
+    }
+
+    /** The flag value of round {@code round} of call {@code call}. */
+    public static long flag(final long call, final long round)
+    {
+        return call << ROUND_BITS | round;
+    }
+
+    /** The call a flag value stands for. */
+    public static long callOf(final long flag)
+    {
+        return flag >>> ROUND_BITS;
+    }
+
+    /** The offset, in a control block, of the length of round {@code round}. */
+    public static int lengthOffset(final long round)
+    {
+        return (round & 1) == 0 ? LENGTH_OFFSET : LENGTH_ODD_OFFSET;
     }
 
     /** Offset of rank {@code rank}'s control block. */

@@ -31,7 +31,7 @@ class NodeRegionCorruptionTest
             final NodeComm node = NodeComm.of(s, 0);
             if (world.rank() == 1)
             {
-                node.region().arrive(1, node.started() + 1_000_000);
+                node.region().arrive(1, NodeRegionDescriptor.flag(node.started() + 1_000_000, 0));
                 world.send(new int[1], 0, 1, Datatype.INT, 0, 5);
             }
             else
@@ -59,7 +59,7 @@ class NodeRegionCorruptionTest
                 // What rank 1's bcast from root 1 would post, with garbage in the length's unused bits.
                 final NodeRegion region = node.region();
                 region.length(1, 0x0F00_0000_0000_000CL);
-                region.arrive(1, node.started() + 1);
+                region.arrive(1, NodeRegionDescriptor.flag(node.started() + 1, 0));
                 world.recv(new int[1], 0, 1, Datatype.INT, 0, 6);
             }
             else

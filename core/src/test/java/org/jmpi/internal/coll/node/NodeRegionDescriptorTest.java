@@ -29,8 +29,13 @@ class NodeRegionDescriptorTest
         assertEquals(8, NodeRegionDescriptor.DONE_OFFSET);
         assertEquals(16, NodeRegionDescriptor.RELEASE_OFFSET);
         assertEquals(24, NodeRegionDescriptor.LENGTH_OFFSET);
+        assertEquals(32, NodeRegionDescriptor.TOTAL_OFFSET);
+        assertEquals(40, NodeRegionDescriptor.LENGTH_ODD_OFFSET);
+        assertEquals(NodeRegionDescriptor.LENGTH_OFFSET, NodeRegionDescriptor.lengthOffset(0));
+        assertEquals(NodeRegionDescriptor.LENGTH_ODD_OFFSET, NodeRegionDescriptor.lengthOffset(1));
+        assertEquals(NodeRegionDescriptor.LENGTH_OFFSET, NodeRegionDescriptor.lengthOffset(6));
         assertEquals(128, NodeRegionDescriptor.CONTROL_LENGTH);
-        assertTrue(NodeRegionDescriptor.LENGTH_OFFSET + Long.BYTES <= NodeRegionDescriptor.CONTROL_LENGTH);
+        assertTrue(NodeRegionDescriptor.LENGTH_ODD_OFFSET + Long.BYTES <= NodeRegionDescriptor.CONTROL_LENGTH);
         for (int r = 0; r < 5; r++)
         {
             assertEquals(128 + 128 * r, NodeRegionDescriptor.controlOffset(r));
@@ -62,6 +67,17 @@ class NodeRegionDescriptorTest
         assertEquals(0, NodeRegionDescriptor.LENGTH_DIRECT & NodeRegionDescriptor.LENGTH_BYTES_MASK);
         assertEquals(0, NodeRegionDescriptor.LENGTH_FAILED & (NodeRegionDescriptor.LENGTH_DIRECT | NodeRegionDescriptor.LENGTH_BYTES_MASK));
         assertEquals(0x4A, NodeRegionDescriptor.MAGIC & 0xFF, "magic reads JMCR in memory order");
+    }
+
+    @Test
+    void shouldOrderFlagsByCallThenRound()
+    {
+        assertEquals(2, NodeRegionDescriptor.VERSION);
+        assertEquals(1L << 32, NodeRegionDescriptor.flag(1, 0));
+        assertEquals(1, NodeRegionDescriptor.callOf(NodeRegionDescriptor.flag(1, NodeRegionDescriptor.ROUND_LAST)));
+        assertTrue(NodeRegionDescriptor.flag(1, 7) < NodeRegionDescriptor.flag(1, NodeRegionDescriptor.ROUND_LAST));
+        assertTrue(NodeRegionDescriptor.flag(1, NodeRegionDescriptor.ROUND_LAST) < NodeRegionDescriptor.flag(2, 0));
+        assertTrue(NodeRegionDescriptor.flag((1L << 31) - 1, NodeRegionDescriptor.ROUND_LAST) > 0, "flags stay positive");
     }
 
     @Test

@@ -1,0 +1,374 @@
+package org.jmpi.internal.coll.node;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.internal.coll.node.NodeOp.Kind;
+import org.jmpi.internal.coll.node.NodeOp.Part;
+import org.jmpi.internal.datatype.Convertor;
+import org.jmpi.internal.reduce.Kernels;
+
+/**
+ * One call's rounds through a mapped region's slots (ranks in separate JVMs, where no rank can reach another's
+ * buffers): every call but a barrier moves its data in chunks of half a slot, one chunk per round, each round
+ * with its own flags ({@link NodeRegionDescriptor#flag}) and the rounds alternating between the slots' two
+ * halves (and the two length fields), so that a large call is pipelined through the slots: a rank posts round
+ * r + 1 while its peers still read round r, and waits only before round r + 2 for every rank to be done with
+ * round r.
+ * <ol>
+ * <li>The leader (the root of a rooted call, else rank 0) writes its total (bytes per block) with its first
+ * round; every rank waits for the leader's first round and takes the number of rounds from that total, so
+ * that all agree on it even where counts differ. A rank whose own total differs fails with ERR_TRUNCATE and
+ * posts failed lengths from its second round on, so its readers fail too (ERR_OTHER); nobody waits forever.</li>
+ * <li>Round r covers stream bytes {@code [r * chunk, (r + 1) * chunk)} of each block, in half {@code r % 2} of
+ * the slot: the whole half for bcast, gather and allgather; a multiple of the reduction unit for reductions; the
+ * half split into P block chunks for scatter and alltoall (block j's chunk at {@code j * chunk}).</li>
+ * <li>Each round: pack this rank's chunk(s) into its slot and post the length; wait for the ranks it reads;
+ * check their lengths against the chunk the leader's total gives, then unpack (or, reductions: fold every
+ * rank's chunk in rank order into the scratch and unpack the result).</li>
+ * </ol>
+ *
+ * <p>Threading: the engine thread, within {@link NodeOp#progress()}.
+ */
+final class SlotRounds
+{
+    private final NodeOp owner;
+    private final NodeComm node;
+    private final NodeRegion region;
+    private final Kind kind;
+    private final int me;
+    private final int size;
+    private final int root;
+    /** This rank's total (per block for gather, scatter, allgather, alltoall). */
+    private final long bytes;
+    /** The call's parts and reduction, as {@link NodeOp} holds them. */
+    private final Part in;
+    private final Part out;
+    private final Part[] blocks;
+    private final Part[] outBlocks;
+    private final int unit;
+    private final int leader;
+    /** Stream bytes of one block per round. */
+    private final long chunk;
+    /** Bytes of half a slot: round r's data lie at {@code (r % 2) * half} of each slot. */
+    private final long half;
+    /** Why this call cannot run through the slots (a reduction unit larger than a slot), or null. */
+    private final String unfit;
+    private long total = -1;
+    private long count = 1;
+    private boolean mismatch;
+
+    SlotRounds(final NodeOp owner, final NodeComm node, final NodeRegion region)
+    {
+        this.owner = owner;
+        this.node = node;
+        this.region = region;
+        this.kind = owner.kind;
+        this.me = node.rank;
+        this.size = node.size;
+        this.root = owner.root;
+        this.bytes = owner.bytes;
+        this.in = owner.in;
+        this.out = owner.out;
+        this.blocks = owner.blocks;
+        this.outBlocks = owner.outBlocks;
+        this.unit = owner.op == null ? 1 : Kernels.unitBytes(owner.op, owner.type);
+        this.leader = switch (kind)
+        {
+            case BCAST, REDUCE, GATHER, SCATTER -> root;
+            default -> 0;
+        };
+        this.half = region.slotBytes() / 2;
+        this.chunk = switch (kind)
+        {
+            case REDUCE, ALLREDUCE -> Math.max(unit, half / unit * unit);
+            case SCATTER, ALLTOALL -> half / size >= 8 ? half / size & -8 : Math.max(1, half / size);
+            default -> half;
+        };
+        this.unfit = chunk * (kind == Kind.SCATTER || kind == Kind.ALLTOALL ? size : 1) > half ? "a round of " + chunk + " bytes" +
+            (unit > 1 ? " (a reduction unit)" : " per rank") + " does not fit half the node collective slot of " + region.slotBytes() +
+            " bytes (raise jmpi.coll.node.slot or choose another algorithm)" : null;
+    }
+
+    /** The number of rounds: 1 until the leader's total is known (after the first round's input). */
+    long count()
+    {
+        return count;
+    }
+
+    /** Stream bytes of one block in round {@code r}: from the leader's total once known, else this rank's. */
+    private long chunkBytes(final long r)
+    {
+        final long of = total >= 0 ? total : bytes;
+        return Math.max(0, Math.min(chunk, of - r * chunk));
+    }
+
+    /** Packs this rank's chunk(s) of round {@code r} and writes its length (and, round 0, its total). */
+    void post(final long r)
+    {
+        long posted = 0;
+        long failed = 0;
+        try
+        {
+            if (unfit != null)
+            {
+                throw new MpiException(ErrorClass.ERR_UNSUPPORTED_OPERATION, unfit);
+            }
+            if (!mismatch)
+            {
+                posted = pack(r);
+            }
+            else
+            {
+                failed = NodeRegionDescriptor.LENGTH_FAILED;
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            owner.fail(ex);
+            failed = NodeRegionDescriptor.LENGTH_FAILED;
+        }
+        if (r == 0)
+        {
+            region.total(me, bytes);
+        }
+        region.roundLength(me, r, failed | (posted & NodeRegionDescriptor.LENGTH_BYTES_MASK));
+    }
+
+    private long pack(final long r)
+    {
+        final long n = chunkBytes(r);
+        final long from = r * chunk;
+        final long at = (r & 1) * half;
+        switch (kind)
+        {
+            case BCAST ->
+            {
+                if (me != root)
+                {
+                    return 0;
+                }
+                pack(in, from, n, at);
+            }
+            case REDUCE, ALLREDUCE -> pack(in, from, n, at);
+            case GATHER ->
+            {
+                if (me == root)
+                {
+                    return 0;
+                }
+                pack(in, from, n, at);
+            }
+            case ALLGATHER -> pack(in != null ? in : blocks[me], from, n, at);
+            case SCATTER, ALLTOALL ->
+            {
+                if (kind == Kind.SCATTER && me != root)
+                {
+                    return 0;
+                }
+                for (int j = 0; j < size; j++)
+                {
+                    pack(blocks[j], from, n, at + j * chunk);
+                }
+                return n * size;
+            }
+            default -> throw new IllegalStateException(kind.name());
+        }
+        return n;
+    }
+
+    /** Packs {@code n} stream bytes of {@code part} from {@code from} into this rank's slot at {@code at}. */
+    private void pack(final Part part, final long from, final long n, final long at)
+    {
+        if (part.bytes() != bytes)
+        {
+            throw new MpiException(ErrorClass.ERR_TRUNCATE, "send part is " + part.bytes() + " bytes, receive part " + bytes +
+                " bytes (counts or types do not match)");
+        }
+        final Convertor c = part.reader();
+        c.seek(from);
+        c.pack(region.buffer(), region.slotOffset(me) + (int)at, (int)n);
+    }
+
+    /** Unpacks {@code n} stream bytes into {@code part} from {@code from}, out of rank {@code j}'s slot at {@code at}. */
+    private void unpack(final Part part, final long from, final long n, final int j, final long at)
+    {
+        final Convertor c = part.writer();
+        c.seek(from);
+        c.unpack(region.buffer(), region.slotOffset(j) + (int)at, (int)n);
+    }
+
+    /** Whether the ranks whose round {@code r} this rank reads have posted it (round 0: the leader too). */
+    boolean inputsArrived(final long r)
+    {
+        final boolean arrived = switch (kind)
+        {
+            case BCAST, SCATTER -> me == root || owner.arrived(root, r);
+            case GATHER, REDUCE -> me == root ? owner.allArrived(r) : r > 0 || owner.arrived(root, 0);
+            default -> owner.allArrived(r);
+        };
+        if (arrived && r == 0)
+        {
+            learnTotal();
+        }
+        return arrived;
+    }
+
+    /** Takes the number of rounds from the leader's total (checked: a total no call can have is ERR_INTERN). */
+    private void learnTotal()
+    {
+        final long leaderTotal = me == leader ? bytes : region.total(leader);
+        if (leaderTotal < 0 || leaderTotal > (long)Integer.MAX_VALUE * Math.max(1, size))
+        {
+            owner.fail(new MpiException(ErrorClass.ERR_INTERN, "rank " + leader + "'s total in the node collective region holds " +
+                leaderTotal + " bytes"));
+            total = 0;
+            count = 1;
+            mismatch = true;
+            return;
+        }
+        total = leaderTotal;
+        count = Math.max(1, (total + chunk - 1) / chunk);
+        if (total != bytes)
+        {
+            mismatch = true;
+            owner.fail(new MpiException(ErrorClass.ERR_TRUNCATE, "rank " + leader + " passes " + total + " bytes, rank " + me +
+                " passes " + bytes + " (do all ranks pass matching counts, types and root?)"));
+        }
+    }
+
+    /** Reads and unpacks (or reduces) round {@code r}. */
+    void work(final long r)
+    {
+        final long n = chunkBytes(r);
+        final long from = r * chunk;
+        final long at = (r & 1) * half;
+        if (r == 0)
+        {
+            copyOwn();
+        }
+        if (mismatch)
+        {
+            return;
+        }
+        switch (kind)
+        {
+            case BCAST ->
+            {
+                if (me != root && owner.checkLength(root, n, r))
+                {
+                    unpack(out, from, n, root, at);
+                }
+            }
+            case REDUCE, ALLREDUCE -> reduce(n, from, r);
+            case GATHER, ALLGATHER ->
+            {
+                if (kind == Kind.GATHER && me != root)
+                {
+                    return;
+                }
+                for (int i = 1; i < size; i++)
+                {
+                    final int j = (me + i) % size;
+                    if (owner.checkLength(j, n, r))
+                    {
+                        unpack(blocks[j], from, n, j, at);
+                    }
+                }
+            }
+            case SCATTER ->
+            {
+                if (me != root && owner.checkLength(root, n * size, r))
+                {
+                    unpack(out, from, n, root, at + me * chunk);
+                }
+            }
+            case ALLTOALL ->
+            {
+                for (int i = 0; i < size; i++)
+                {
+                    final int j = (me + i) % size;
+                    if (owner.checkLength(j, n * size, r))
+                    {
+                        unpack(outBlocks[j], from, n, j, at + me * chunk);
+                    }
+                }
+            }
+            default -> throw new IllegalStateException(kind.name());
+        }
+    }
+
+    /** Round 0: this rank's own block into its own receive part (gather, allgather, scatter at the root). */
+    private void copyOwn()
+    {
+        try
+        {
+            switch (kind)
+            {
+                case GATHER ->
+                {
+                    if (me == root && in != null)
+                    {
+                        NodeOp.copy(in, blocks[me]);
+                    }
+                }
+                case ALLGATHER ->
+                {
+                    if (in != null)
+                    {
+                        NodeOp.copy(in, blocks[me]);
+                    }
+                }
+                case SCATTER ->
+                {
+                    if (me == root && out != null)
+                    {
+                        NodeOp.copy(blocks[me], out);
+                    }
+                }
+                default ->
+                {
+                }
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            owner.fail(ex);
+        }
+    }
+
+    /**
+     * Folds round {@code r}'s chunks in rank order into the scratch (rank P-1's first, then {@code acc = in_j op
+     * acc} for j = P-2 .. 0, each operand copied out of its slot first) and unpacks the result (reducers only).
+     */
+    private void reduce(final long n, final long from, final long r)
+    {
+        if (kind == Kind.REDUCE && me != root)
+        {
+            return;
+        }
+        boolean ok = true;
+        for (int j = 0; j < size; j++)
+        {
+            ok &= owner.checkLength(j, n, r);
+        }
+        if (!ok || n == 0)
+        {
+            return;
+        }
+        final int length = (int)n;
+        final int operandAt = (int)chunk;
+        final byte[] acc = node.scratch(2 * (int)chunk);
+        final UnsafeBuffer accBuffer = node.scratchBuffer();
+        final int at = (int)((r & 1) * half);
+        region.readSlot(size - 1, at, acc, 0, length);
+        for (int j = size - 2; j >= 0; j--)
+        {
+            region.readSlot(j, at, acc, operandAt, length);
+            Kernels.reduce(owner.op, owner.type, acc, operandAt, acc, 0, length / unit);
+        }
+        final Convertor w = out.writer();
+        w.seek(from);
+        w.unpack(accBuffer, 0, length);
+    }
+}
