@@ -20,11 +20,11 @@ import org.jmpi.spi.Params;
 public final class CollParams
 {
     public static final ParamSpec BARRIER_ALGORITHM = new ParamSpec("jmpi.coll.barrier.algorithm", "auto", "name",
-        "Barrier algorithm: auto (node where the communicator's ranks share a node: threads of this JVM, or JVMs reached through shm; else dissemination), node, dissemination.");
+        "Barrier algorithm: auto (node where the communicator's ranks share a node: threads of this JVM, or JVMs reached through shm; else dissemination), node, dissemination. Across nodes, auto and hier run it in two levels (within each node, among the nodes' leaders, within each node again; docs/collectives.md).");
     public static final ParamSpec BCAST_ALGORITHM = new ParamSpec("jmpi.coll.bcast.algorithm", "auto", "name",
-        "Bcast algorithm: auto (node where the ranks are threads of this JVM), node (through the communicator's node region; ranks on one node), binomial, scatter_allgather (scatter then ring allgather).");
+        "Bcast algorithm: auto (node where the ranks are threads of this JVM), node (through the communicator's node region; ranks on one node), binomial, scatter_allgather (scatter then ring allgather). Across nodes, auto and hier run it in two levels (within each node, among the nodes' leaders, within each node again; docs/collectives.md).");
     public static final ParamSpec REDUCE_ALGORITHM = new ParamSpec("jmpi.coll.reduce.algorithm", "auto", "name",
-        "Reduce algorithm: auto (node where the ranks are threads of this JVM, else binomial), node (ranks on one node), binomial.");
+        "Reduce algorithm: auto (node where the ranks are threads of this JVM, else binomial), node (ranks on one node), binomial. Across nodes, auto and hier run it in two levels (within each node, among the nodes' leaders, within each node again; docs/collectives.md).");
     public static final ParamSpec GATHER_ALGORITHM = new ParamSpec("jmpi.coll.gather.algorithm", "auto", "name",
         "Gather algorithm: auto (node where the ranks are threads of this JVM, else linear), node (ranks on one node), linear.");
     public static final ParamSpec SCATTER_ALGORITHM = new ParamSpec("jmpi.coll.scatter.algorithm", "auto", "name",
@@ -34,11 +34,11 @@ public final class CollParams
     public static final ParamSpec BCAST_SHORT = new ParamSpec("jmpi.coll.bcast.short", "12k", "bytes",
         "auto bcast: binomial tree up to this size (or below 8 ranks), else scatter + ring allgather.");
     public static final ParamSpec ALLREDUCE_ALGORITHM = new ParamSpec("jmpi.coll.allreduce.algorithm", "auto", "name",
-        "Allreduce algorithm: auto (node where the communicator's ranks share a node), node (ranks on one node), recursive_doubling, rabenseifner (reduce-scatter + allgather), ring. The last two need a commutative op (otherwise recursive doubling is used).");
+        "Allreduce algorithm: auto (node where the communicator's ranks share a node), node (ranks on one node), recursive_doubling, rabenseifner (reduce-scatter + allgather), ring. The last two need a commutative op (otherwise recursive doubling is used). Across nodes, auto and hier run it in two levels (within each node, among the nodes' leaders, within each node again; docs/collectives.md).");
     public static final ParamSpec ALLREDUCE_SHORT = new ParamSpec("jmpi.coll.allreduce.short", "2k", "bytes",
         "auto allreduce: recursive doubling up to this size, else Rabenseifner.");
     public static final ParamSpec ALLGATHER_ALGORITHM = new ParamSpec("jmpi.coll.allgather.algorithm", "auto", "name",
-        "Allgather algorithm: auto (node where the communicator's ranks share a node), node (ranks on one node), ring, recursive_doubling (power-of-two sizes; others use ring).");
+        "Allgather algorithm: auto (node where the communicator's ranks share a node), node (ranks on one node), ring, recursive_doubling (power-of-two sizes; others use ring). Across nodes, auto and hier run it in two levels (within each node, among the nodes' leaders, within each node again; docs/collectives.md).");
     public static final ParamSpec ALLTOALL_ALGORITHM = new ParamSpec("jmpi.coll.alltoall.algorithm", "auto", "name",
         "Alltoall algorithm: auto (node where the communicator's ranks share a node), node (ranks on one node), bruck, pairwise, linear (all sends and receives posted at once).");
     public static final ParamSpec ALLTOALL_SHORT = new ParamSpec("jmpi.coll.alltoall.short", "256", "bytes",
