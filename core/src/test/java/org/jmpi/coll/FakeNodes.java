@@ -31,9 +31,13 @@ final class FakeNodes
     /** Runs {@code body} on {@code nodes.length} ranks, rank r on node {@code nodes[r]}; fails with the first rank's failure. */
     static void run(final String[] nodes, final ThreadLevel level, final Map<String, String> params, final Ranks.Body body)
     {
-        final LocalJob store = LocalJob.create(nodes.length, params);
+        // The fake nodes are one JVM: its transport must reach every rank even on the transport axes, which make
+        // each rank a JVM of its own (jmpi.jvm.isolate) reaching only its node's ranks.
+        final Map<String, String> oneJvm = new java.util.HashMap<>(params);
+        oneJvm.put("jmpi.jvm.isolate", "false");
+        final LocalJob store = LocalJob.create(nodes.length, oneJvm);
         final LocalJob[] job = new LocalJob[1];
-        job[0] = LocalJob.forHost(nodes.length, params, rank -> new NodeNames(store.bootstrap(rank), nodes, job[0]));
+        job[0] = LocalJob.forHost(nodes.length, oneJvm, rank -> new NodeNames(store.bootstrap(rank), nodes, job[0]));
         final LocalJob.Outcome outcome = job[0].run(rank ->
         {
             try (Mpi mpi = Mpi.init(new String[0], level))
