@@ -1,6 +1,7 @@
 package org.jmpi.internal.transport.jvm;
 
-import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.spi.FrameHandler;
@@ -14,14 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Frames between ranks of one JVM: each rank has an inbox (a bounded many-to-one concurrent queue) in a hub
- * the job's ranks share. A frame is a heap buffer from its sender's {@link FramePool}, back in the pool once
- * the receiver has handled it. Every object of the heap is reachable by
+ * Frames between ranks of one JVM: each rank has an inbox (a many-to-one concurrent queue) in a hub
+ * the job's ranks share. A frame is a small heap buffer. Every object of the heap is reachable by
  * every rank, so this transport offers {@link PeerMemory}: an exposed buffer is mapped by the peer as
  * the very object, and the protocol copies rendezvous payloads directly from buffer to buffer.
  *
- * <p>Back-pressure: an inbox holds at most {@code jmpi.jvm.inbox.size} bytes of frames and {@link #INBOX_FRAMES}
- * frames; beyond that
+ * <p>Back-pressure: an inbox holds at most {@code jmpi.jvm.inbox.size} bytes of frames; beyond that
  * {@link #offer} returns false until the receiver drains it.
  *
  * <p>Threading: {@link #offer}, {@link #progress} and the peer-memory methods on the rank's engine
@@ -32,14 +31,16 @@ final class InJvmTransport implements Transport
     /** Frames up to this, and up to half the inbox; rendezvous payloads are copied directly, never framed. */
     static final int MAX_FRAME_LENGTH = 1 << 20;
     private static final int POLL_LIMIT = 64;
-    /** Frames an inbox holds at most, beside its byte bound. */
-    static final int INBOX_FRAMES = 16_384;
+
+    /** One inbound frame. */
+    private record Frame(int sourceRank, UnsafeBuffer buffer, int length)
+    {
+    }
 
     /** A rank's inbox and who to wake when a frame lands in it. */
     static final class Inbox
     {
-        /** Bounded in frames as well as in bytes; a full queue is back-pressure like a full inbox. No node per frame. */
-        final ManyToOneConcurrentArrayQueue<FramePool.Frame> queue = new ManyToOneConcurrentArrayQueue<>(INBOX_FRAMES);
+        final ManyToOneConcurrentLinkedQueue<Frame> queue = new ManyToOneConcurrentLinkedQueue<>();
         final AtomicLong queuedBytes = new AtomicLong();
         final long capacityBytes;
         final Runnable waker;
@@ -68,8 +69,8 @@ final class InJvmTransport implements Transport
         }
     }
 
-    /** What one rank offers the others of its JVM: its inbox, the memory it exposes, and the pool its frames return to. */
-    record Endpoint(Inbox inbox, HeapExposures exposures, FramePool frames)
+    /** What one rank offers the others of its JVM: its inbox and the memory it exposes. */
+    record Endpoint(Inbox inbox, HeapExposures exposures)
     {
     }
 
@@ -96,8 +97,7 @@ final class InJvmTransport implements Transport
         this.rank = context.rank();
         this.hub = (Hub)context.jvmShared().computeIfAbsent("jvm.hub", k -> new Hub());
         final Inbox inbox = new Inbox(context.params().getLong(InJvmTransportProvider.INBOX_SIZE), context.waker());
-        this.self = new Endpoint(inbox, new HeapExposures(),
-            new FramePool(rank, (int)Math.min(MAX_FRAME_LENGTH, inbox.capacityBytes / 2)));
+        this.self = new Endpoint(inbox, new HeapExposures());
         final String memory = context.params().get(InJvmTransportProvider.MEMORY);
         if (!memory.equals("peer") && !memory.equals("remote"))
         {
@@ -168,23 +168,17 @@ final class InJvmTransport implements Transport
         {
             return false;
         }
-        final FramePool.Frame frame = self.frames().acquire(lengthBytes);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[lengthBytes]);
         try
         {
-            writer.write(frame.buffer, 0, lengthBytes);
+            writer.write(buffer, 0, lengthBytes);
         }
         catch (final RuntimeException | Error ex)
         {
             target.queuedBytes.addAndGet(-lengthBytes);
-            self.frames().release(frame);
             throw ex;
         }
-        if (!target.queue.offer(frame))
-        {
-            target.queuedBytes.addAndGet(-lengthBytes);
-            self.frames().release(frame);
-            return false;
-        }
+        target.queue.offer(new Frame(rank, buffer, lengthBytes));
         target.waker.run();
         return true;
     }
@@ -194,12 +188,11 @@ final class InJvmTransport implements Transport
     {
         final Inbox inbox = self.inbox();
         int count = remoteMemory == null ? 0 : remoteMemory.reportCompletions();
-        FramePool.Frame f;
+        Frame f;
         while (count < POLL_LIMIT && (f = inbox.queue.poll()) != null)
         {
-            inbox.queuedBytes.addAndGet(-f.length);
-            handler.onFrame(f.sourceRank, f.buffer, 0, f.length);
-            peer(f.sourceRank).frames().release(f); // the handler keeps nothing of a frame's bytes (the SPI's rule)
+            inbox.queuedBytes.addAndGet(-f.length());
+            handler.onFrame(f.sourceRank(), f.buffer(), 0, f.length());
             count++;
         }
         return count;
