@@ -128,6 +128,8 @@ record LaunchOptions(
           --info                 print version, JDK, transports and every parameter, then exit; with -np N
                                  (and --host, --threads...) also the transport each rank would use to each peer
           --help, -h             print this and exit
+          --calibrate            measure the copy cost model of pvas.mode=auto and write it to the file
+                                 --param pvas.calibration=FILE names (default ./jmpi-calibration.properties)
 
         exit code: 0 when every rank exits 0; otherwise the code of the first rank that failed
         (128+N when killed by signal N), the code given to abort, 124 on timeout, 2 on a usage error.
