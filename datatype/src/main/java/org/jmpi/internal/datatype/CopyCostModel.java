@@ -19,17 +19,19 @@ import java.util.Properties;
  * from the send layout into the receive layout) and the staged pipeline (the sender packs fragments, the
  * receiver unpacks them, at once), from both sides' {@link LayoutStats} and the size (issue 11, docs/pvas.md):
  * <pre>
- *   direct  = ((runs_send + runs_recv) * perRun + bytes * perByte) / copiers
- *     perRun = perRunPack when one side is a single run (the other packs into it or unpacks from it), else perRunCopy
+ *   direct  = (runs * perRun + passes * bytes * perByte) / copiers             runs = runs_send + runs_recv
+ *     one side a single run (the other packs into it / unpacks from it):  perRunPack, 1 pass
+ *     both scattered, mean run >= 256 B (stepwise: the type-to-type copy): perRunCopy, 1 pass
+ *     both scattered, shorter runs (packed and unpacked through a chunk):  perRunPack, 2 passes
  *   staged  = n * perFragment + max(pack, unpack) + min(pack, unpack) / n      n = ceil(bytes / fragment)
  *     pack   = runs_send * perRunPack + bytes * perByte
  *     unpack = runs_recv * perRunPack + bytes * perByte
  * </pre>
- * A direct copy touches both layouts in one pass, paying a run step wherever either side's run ends; the
- * pipeline walks each layout once on its own side (packing uses the strided kernels, cheaper per run), the two
- * sides overlapping except for the first and last fragment, and pays a fixed cost per fragment. So direct wins
- * for contiguous and coarse layouts, staged where both sides are finely scattered (NAS_MG_x: single doubles), as
- * in the PVAS paper.
+ * A direct copy is done by one rank (or split between two), walking both layouts; the pipeline walks each layout
+ * on its own side, the two sides overlapping except for the first and last fragment, and pays a fixed cost per
+ * fragment. So direct wins for contiguous and coarse layouts and for short messages, staged where both sides are
+ * finely scattered and the message is long enough for the overlap to pay (NAS_MG_x: single doubles), as in the
+ * PVAS paper.
  *
  * <p>Calibration ({@link #calibrate}) times type-to-type copies, packs of a contiguous and of a strided layout
  * (single doubles at stride 2) on this machine. The per-fragment cost (frame encode, hand-off to the
@@ -53,6 +55,8 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
     public static final double DEFAULT_PER_FRAGMENT_NS = 1500;
     /** The fragment sizes the model chooses from (bytes): the sizes of the PVAS paper's Figure 5. */
     public static final long[] FRAGMENT_SIZES = {4096, 8192, 16384, 32768, 65536};
+    /** Mean run length (bytes over both sides' runs) from which {@link #stepwise} holds. */
+    public static final long STEPWISE_MIN_RUN_BYTES = 256;
 
     private static final String PER_BYTE = "perByteNs";
     private static final String PER_RUN_COPY = "perRunCopyNs";
@@ -79,12 +83,39 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
         }
     }
 
-    /** Estimated ns of a direct copy of {@code bytes} between the two layouts by {@code copiers} ranks (1 or 2). */
+    /**
+     * Whether a direct copy between two scattered layouts should step through both at once (the type-to-type copy:
+     * one pass, a step wherever either side's run ends) rather than pack and unpack through a chunk in cache (two
+     * passes, the strided kernels): when the runs are long. A step cost about 9 ns against 0.5 ns per packed run and
+     * 0.01-0.05 ns per byte (calibration on the 2-vCPU machine, 2026-11-26), so steps pay from runs of about 256 bytes.
+     */
+    public static boolean stepwise(final LayoutStats send, final LayoutStats recv, final long bytes)
+    {
+        final long runs = send.blockCount() + recv.blockCount();
+        return runs > 0 && bytes / runs >= STEPWISE_MIN_RUN_BYTES;
+    }
+
+    /**
+     * Estimated ns of a direct copy of {@code bytes} between the two layouts by {@code copiers} ranks (1 or 2), as
+     * core's DirectCopy does it: one side a single run, the other packs into it or unpacks from it; both scattered,
+     * {@link #stepwise} for long runs, else packed and unpacked through a chunk in cache (the bytes pass twice).
+     */
     public double directNs(final LayoutStats send, final LayoutStats recv, final long bytes, final int copiers)
     {
-        // One side a single run: the other packs straight into it or unpacks from it (core's DirectCopy).
-        final double perRun = send.blockCount() <= 1 || recv.blockCount() <= 1 ? perRunPackNs : perRunCopyNs;
-        final double oneSide = (send.blockCount() + recv.blockCount()) * perRun + bytes * perByteNs;
+        final long runs = send.blockCount() + recv.blockCount();
+        final double oneSide;
+        if (send.blockCount() <= 1 || recv.blockCount() <= 1)
+        {
+            oneSide = runs * perRunPackNs + bytes * perByteNs;
+        }
+        else if (stepwise(send, recv, bytes))
+        {
+            oneSide = runs * perRunCopyNs + bytes * perByteNs;
+        }
+        else
+        {
+            oneSide = runs * perRunPackNs + 2 * bytes * perByteNs;
+        }
         return oneSide / Math.max(1, copiers);
     }
 

@@ -30,6 +30,8 @@ class CopyCostModelTest
         final LayoutStats strided = new LayoutStats(16384, 8, 8);
         assertTrue(TYPICAL.preferDirect(strided, LayoutStats.contiguous(131072), 131072, 1, 65536),
             "one side contiguous: the direct copy walks the scattered side once, as packing would");
+        final LayoutStats coarse = new LayoutStats(16, 8192, 8192);
+        assertTrue(TYPICAL.preferDirect(coarse, coarse, 131072, 1, 65536), "coarse blocks on both sides");
     }
 
     @Test
