@@ -12,7 +12,7 @@
 # reads a calibration written once at the start (jmpirun --calibrate). Then bench's PvasReport prints the
 # Markdown tables (medians over rounds; the auto rule checked point by point) and writes exchange.png and
 # fig5-FORM.png into the output directory.
-# Needs: mvn -B package -DskipTests done (bench/target/classes, bench/target/lib, the launcher's jars).
+# Needs: mvn -B package -DskipTests done (bench/ and examples/target/classes, bench/target/lib, the launcher's jars).
 # Usage: bench/pvas-eval.sh [rounds] [outDir]
 #   environment: PARTS (default "exchange fig5 fig15 fft2d"), FFT_N (512,1024), FFT_ITERATIONS (20), ITERATIONS (exchange, default 200), WARMUP (20),
 #   SWEEP_ITERATIONS (figures, default 100), SWEEP (default 1k,2k,...,1m), FIG15_SWEEP (1k,...,512k), SIZES (default middle,largest),
@@ -23,7 +23,8 @@ rounds=${1:-3}
 out=${2:-bench/target/pvas-eval}
 mkdir -p "$out"
 source bench/java21.sh
-cp='bench/target/classes:bench/target/lib/*'
+# DdtPingPong uses the DDTBench patterns of examples/ (not among the launcher's jars).
+cp='bench/target/classes:examples/target/classes:bench/target/lib/*'
 parts=${PARTS:-exchange fig5 fig15 fft2d}
 fft_n=${FFT_N:-512,1024}
 fft_iterations=${FFT_ITERATIONS:-20}
