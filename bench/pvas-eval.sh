@@ -9,7 +9,7 @@
 #  4. the fft2d mini-app (Fft2d: transpose by alltoall with vector types of different block sizes) at two
 #     problem sizes, per pvas.mode, between threads and between two JVMs (heap: staged).
 # Every variant runs once per round, alternated within the round, so load changes hit all alike. auto
-# reads a calibration written once at the start (jmpirun --calibrate). Then bench's PvasReport prints the
+# reads a calibration written once at the start (jmpirun --calibrate), as every run does. Then bench's PvasReport prints the
 # Markdown tables (medians over rounds; the auto rule checked point by point) and writes exchange.png and
 # fig5-FORM.png into the output directory.
 # Needs: mvn -B package -DskipTests done (bench/ and examples/target/classes, bench/target/lib, the launcher's jars).
@@ -44,7 +44,8 @@ run() { # label jmpirun-options... -- harness-options...
   local launch=()
   while [ "$1" != -- ]; do launch+=("$1"); shift; done
   shift
-  timeout 3600 bin/jmpirun "${launch[@]}" -np 2 --param pvas.stats=true -cp "$cp" "$harness" "$@" "${patterns[@]}" \
+  timeout 3600 bin/jmpirun "${launch[@]}" -np 2 --param pvas.stats=true --param pvas.calibration="$out/calibration.properties" \
+    -cp "$cp" "$harness" "$@" "${patterns[@]}" \
     > "$out/$label.txt" 2> "$out/$label.err" || echo "failed: $label (see $out/$label.err)" >&2
 }
 # Forms: threads of one JVM; two JVMs with the arena (64 KiB fragments fit a 64 KiB + 256 B shm slot).
@@ -68,8 +69,7 @@ for r in $(seq 1 "$rounds"); do
             run "fig5-$form-staged-${f}k-$r" "${launch[@]}" --param eager.limit=0 --param pvas.mode=staged --param fragment.size=${f}k -- "${sw[@]}"
           done
           run "fig5-$form-direct-$r" "${launch[@]}" --param eager.limit=0 --param pvas.mode=direct -- "${sw[@]}"
-          run "fig5-$form-auto-$r" "${launch[@]}" --param eager.limit=0 --param pvas.mode=auto \
-            --param pvas.calibration="$out/calibration.properties" -- "${sw[@]}"
+          run "fig5-$form-auto-$r" "${launch[@]}" --param eager.limit=0 --param pvas.mode=auto -- "${sw[@]}"
         done;;
       fig15)
         for form in threads arena; do
