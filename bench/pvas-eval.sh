@@ -16,7 +16,8 @@
 # Usage: bench/pvas-eval.sh [rounds] [outDir]
 #   environment: PARTS (default "exchange fig5 fig15 fft2d"), FFT_N (512,1024), FFT_ITERATIONS (20), ITERATIONS (exchange, default 200), WARMUP (20),
 #   SWEEP_ITERATIONS (figures, default 100), SWEEP (default 1k,2k,...,1m), FIG15_SWEEP (1k,...,512k), SIZES (default middle,largest),
-#   PATTERNS (default all 16), PARTITION (arena partition per rank, default 512m).
+#   PATTERNS (default all 16), PARTITION (arena partition per rank, default 512m: the sweep cuts NAS_MG's
+#   largest layout, whose buffer of 273 MB is allocated in the arena).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
