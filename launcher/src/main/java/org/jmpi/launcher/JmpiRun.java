@@ -2,7 +2,7 @@ package org.jmpi.launcher;
 
 import org.jmpi.internal.bootstrap.BootstrapEnv;
 import org.jmpi.internal.bootstrap.ParamRegistry;
-import org.jmpi.internal.datatype.CopyCostModel;
+import org.jmpi.internal.bootstrap.CopyCalibration;
 import org.jmpi.spi.ParamSpec;
 import org.jmpi.spi.Params;
 
@@ -87,9 +87,6 @@ public final class JmpiRun
                 BootstrapServer.Config.loopback(new Params(options.params())), err::println)).run();
     }
 
-    /** How long {@code --calibrate} measures: long enough for the JIT to compile the copy loops. */
-    private static final long CALIBRATE_NS = 2_000_000_000L;
-
     /**
      * {@code jmpirun --calibrate [--param pvas.calibration=FILE]}: measures the copy cost model of
      * {@code jmpi.pvas.mode=auto} on this machine and writes it to FILE (default jmpi-calibration.properties here),
@@ -112,17 +109,17 @@ public final class JmpiRun
             file = value.substring(eq + 1).trim();
         }
         final Path path = Path.of(file).toAbsolutePath();
-        final CopyCostModel model = CopyCostModel.calibrate(CALIBRATE_NS);
+        final String figures;
         try
         {
-            model.save(path);
+            figures = CopyCalibration.write(path);
         }
         catch (final IOException ex)
         {
             err.println("jmpirun: --calibrate: cannot write " + path + ": " + ex.getMessage());
             return 1;
         }
-        System.out.println("jmpirun: wrote " + path + ": " + model.describe());
+        System.out.println("jmpirun: wrote " + path + ": " + figures);
         System.out.println("jmpirun: use it with --param pvas.calibration=" + path);
         System.out.flush();
         return 0;

@@ -1,6 +1,5 @@
 package org.jmpi.transport.pvas;
 
-import org.jmpi.internal.runtime.CoreParams;
 import org.jmpi.spi.ParamSpec;
 
 import java.util.List;
@@ -26,8 +25,8 @@ public final class PvasParams
     public static final ParamSpec CHECK = new ParamSpec("jmpi.pvas.check", "false", "boolean",
         "Checking mode: guard zones with canaries around every allocMem buffer in the arena, verified at freeMem (ERR_BUFFER) and " +
         "at finalize (reported on standard error), naming the rank, the buffer and the offset written.");
-    /** Print the arena's counters at finalize: a core parameter, which also prints the protocol's per-path counts. */
-    public static final ParamSpec STATS = CoreParams.PVAS_STATS;
+    /** Read, not listed: the core lists {@code jmpi.pvas.stats} (it also prints the protocol's per-path counts). */
+    public static final ParamSpec STATS = new ParamSpec("jmpi.pvas.stats", "false", "boolean", "");
 
     /** Read, not listed: the arena lies in the shm transport's directory (that transport lists the parameter). */
     static final ParamSpec SHM_DIR = new ParamSpec("jmpi.shm.dir", "/dev/shm", "path", "");
