@@ -3,13 +3,16 @@ package org.jmpi.launcher;
 import org.jmpi.internal.bootstrap.BootstrapAuth;
 import org.jmpi.internal.bootstrap.BootstrapEnv;
 import org.jmpi.internal.bootstrap.ParamRegistry;
+import org.jmpi.internal.bootstrap.CopyCalibration;
 import org.jmpi.spi.ParamSpec;
 import org.jmpi.spi.Params;
 
 import java.io.File;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +49,10 @@ public final class JmpiRun
     {
         final LineSink out = new LineSink(new FileOutputStream(FileDescriptor.out));
         final LineSink err = new LineSink(new FileOutputStream(FileDescriptor.err));
+        if (args.length > 0 && "--calibrate".equals(args[0]))
+        {
+            return calibrate(args, err);
+        }
         final LaunchOptions options;
         try
         {
@@ -114,6 +121,44 @@ public final class JmpiRun
             }, err);
         }
         return options.withJvmArgsFirst(cache.jvmOptions());
+    }
+
+    /**
+     * {@code jmpirun --calibrate [--param pvas.calibration=FILE]}: measures the copy cost model of
+     * {@code jmpi.pvas.mode=auto} on this machine and writes it to FILE (default jmpi-calibration.properties here),
+     * for jobs to read with the same parameter instead of measuring at start-up (docs/pvas.md).
+     */
+    private static int calibrate(final String[] args, final LineSink err)
+    {
+        String file = "jmpi-calibration.properties";
+        for (int i = 1; i < args.length; i++)
+        {
+            final String option = args[i];
+            final String value = ("--param".equals(option) || "--mca".equals(option)) && i + 1 < args.length ? args[++i] : "";
+            final int eq = value.indexOf('=');
+            final String name = eq < 0 ? "" : value.substring(0, eq).trim();
+            if (!"pvas.calibration".equals(name) && !"jmpi.pvas.calibration".equals(name) || "startup".equals(value.substring(eq + 1).trim()))
+            {
+                err.println("jmpirun: --calibrate takes only --param pvas.calibration=FILE (where to write), not " + option + " " + value);
+                return USAGE_EXIT_CODE;
+            }
+            file = value.substring(eq + 1).trim();
+        }
+        final Path path = Path.of(file).toAbsolutePath();
+        final String figures;
+        try
+        {
+            figures = CopyCalibration.write(path);
+        }
+        catch (final IOException ex)
+        {
+            err.println("jmpirun: --calibrate: cannot write " + path + ": " + ex.getMessage());
+            return 1;
+        }
+        System.out.println("jmpirun: wrote " + path + ": " + figures);
+        System.out.println("jmpirun: use it with --param pvas.calibration=" + path);
+        System.out.flush();
+        return 0;
     }
 
     /** The class path of this JVM: the launcher jar and its runtime dependencies. */

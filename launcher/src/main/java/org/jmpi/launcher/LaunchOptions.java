@@ -152,6 +152,8 @@ record LaunchOptions(
           --info                 print version, JDK, transports and every parameter, then exit; with -np N
                                  (and --host, --threads...) also the transport each rank would use to each peer
           --help, -h             print this and exit
+          --calibrate            measure the copy cost model of pvas.mode=auto and write it to the file
+                                 --param pvas.calibration=FILE names (default ./jmpi-calibration.properties)
 
         environment:
           JMPIRUN_AOT_CACHE=DIR|off   where rank JVMs' ahead-of-time cache of jmpi's classes is kept

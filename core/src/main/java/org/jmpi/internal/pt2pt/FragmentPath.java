@@ -19,14 +19,14 @@ import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
 final class FragmentPath implements RendezvousPath
 {
     private final Protocol protocol;
-    private final int fragmentSize;
+    private final PathSelector selector;
     private final Long2ObjectHashMap<RecvRequestImpl> receiving = new Long2ObjectHashMap<>();
     private long nextId = 1;
 
-    FragmentPath(final Protocol protocol, final int fragmentSize)
+    FragmentPath(final Protocol protocol, final PathSelector selector)
     {
         this.protocol = protocol;
-        this.fragmentSize = fragmentSize;
+        this.selector = selector;
     }
 
     @Override
@@ -49,6 +49,7 @@ final class FragmentPath implements RendezvousPath
     @Override
     public Object onArrival(final PeerChannel ch, final DirectBuffer buffer, final int extensionIndex, final int extensionLength)
     {
+        selector.stagedBySender();
         return null;
     }
 
@@ -86,6 +87,12 @@ final class FragmentPath implements RendezvousPath
     {
         s.receiverRequest = receiverRequest;
         s.acceptBytes = acceptBytes;
+        if (s.exposedHandle != 0)
+        {
+            // A direct offer the receiver turned into the staged pipeline: nothing maps the send buffer now.
+            ch.peerMemory.withdraw(s.exposedHandle);
+            s.exposedHandle = 0;
+        }
         if (acceptBytes == 0)
         {
             s.completeSend();
@@ -93,6 +100,7 @@ final class FragmentPath implements RendezvousPath
         }
         s.state = SendRequestImpl.State.STREAMING;
         s.sentBytes = 0;
+        s.fragmentBytes = selector.fragmentBytes(s, ch, acceptBytes);
         s.convertor.seek(0);
         protocol.submit(ch, s);
     }
@@ -100,7 +108,7 @@ final class FragmentPath implements RendezvousPath
     /** Sender: offers fragments while the transport takes them; true once the last one went out. */
     boolean stream(final SendRequestImpl s, final PeerChannel ch, final FrameEncoder encoder)
     {
-        final int maxPayload = Math.min(fragmentSize, ch.maxFrameLength - DATA_HEADER_LENGTH);
+        final int maxPayload = s.fragmentBytes;
         while (s.sentBytes < s.acceptBytes)
         {
             final int length = (int)Math.min(maxPayload, s.acceptBytes - s.sentBytes);

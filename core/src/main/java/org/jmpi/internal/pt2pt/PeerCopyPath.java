@@ -7,6 +7,7 @@ import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.datatype.Convertor;
+import org.jmpi.internal.datatype.LayoutStats;
 import org.jmpi.internal.datatype.TypeWireForm;
 
 import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
@@ -15,7 +16,9 @@ import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
  * Single copy through peer memory: the sender exposes its buffer and names it in the RTS with the
  * element offset, count and send type (by id in the pair's type table, with the type's wire form the
  * first time); the receiver maps the buffer and copies straight from the send layout into the receive
- * layout (type-to-type copy), then answers FIN, on which the sender withdraws the exposure and completes.
+ * layout (type-to-type copy), then answers FIN, on which the sender withdraws the exposure and completes. A
+ * receiver whose cost model ({@link PathSelector}) finds the staged pipeline cheaper for the two layouts answers
+ * CTS instead, as {@link FragmentPath} does.
  *
  * <p>Threading: engine thread only.
  */
@@ -27,10 +30,14 @@ final class PeerCopyPath implements RendezvousPath
     }
 
     private final Protocol protocol;
+    private final PathSelector selector;
+    private final FragmentPath fragments;
 
-    PeerCopyPath(final Protocol protocol)
+    PeerCopyPath(final Protocol protocol, final PathSelector selector, final FragmentPath fragments)
     {
         this.protocol = protocol;
+        this.selector = selector;
+        this.fragments = fragments;
     }
 
     @Override
@@ -134,9 +141,16 @@ final class PeerCopyPath implements RendezvousPath
         if (acceptBytes > 0)
         {
             final Arrival a = (Arrival)arrival;
+            if (!selector.takeDirect(LayoutStats.of(a.type(), a.count()), r.convertor.stats(), acceptBytes, 1, ch.maxFrameLength))
+            {
+                // The cost model finds the staged pipeline cheaper for these two layouts: CTS, and the sender streams.
+                fragments.onMatched(r, ch, senderRequest, acceptBytes, null);
+                return;
+            }
+            selector.directTaken(true, false);
             final Object memory = ch.peerMemory.map(ch.worldRank, a.handle());
             final Convertor source = Convertor.create(BufferView.of(memory, "peer send buffer"), a.elementOffset(), a.count(), a.type());
-            Convertor.copy(source, r.convertor, 0, acceptBytes);
+            DirectCopy.copy(source, r.convertor, 0, acceptBytes);
         }
         protocol.submit(ch, ControlFrame.fin(senderRequest));
         r.completeReceive();

@@ -17,7 +17,8 @@ import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
 /**
  * The point-to-point protocol of one rank, as roles: {@link Matcher} (posted and unexpected messages,
  * probes), {@link SendSide} (eager or rendezvous, and the rendezvous path per message), {@link RecvSide}
- * (delivery), and the rendezvous paths ({@link FragmentPath}, {@link PeerCopyPath}). This class wires them,
+ * (delivery), the rendezvous paths ({@link FragmentPath}, {@link PeerCopyPath}, {@link SplitCopyPath}) and the
+ * choice between them ({@link PathSelector}). This class wires them,
  * dispatches inbound frames by type, and keeps each peer's outbound frames in order under back-pressure.
  * Frames are laid out by {@link FrameDescriptor}; frame types of other layers go to the handler they
  * {@link #register}.
@@ -40,6 +41,7 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     private final FragmentPath fragments;
     private final SendSide sendSide;
     private final SplitCopyPath splitCopy;
+    private final PathSelector selector;
     private final RecvSide recvSide;
     private final FrameHandler[] extensions = new FrameHandler[FRAME_TYPES];
     private final ArrayList<PeerChannel> pendingChannels = new ArrayList<>();
@@ -68,14 +70,15 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
             }
         }
         this.transports = distinct.toArray(new Transport[0]);
-        this.fragments = new FragmentPath(this, fragmentSize);
-        final PeerCopyPath peerCopy = new PeerCopyPath(this);
-        this.splitCopy = new SplitCopyPath(this, peerCopy, fragments);
+        this.selector = new PathSelector(fragmentSize);
+        this.fragments = new FragmentPath(this, selector);
+        final PeerCopyPath peerCopy = new PeerCopyPath(this, selector, fragments);
+        this.splitCopy = new SplitCopyPath(this, peerCopy, fragments, selector);
         final RendezvousPath[] paths = new RendezvousPath[3];
         paths[PATH_FRAGMENTS] = fragments;
         paths[PATH_PEER_COPY] = peerCopy;
         paths[PATH_SPLIT_COPY] = splitCopy;
-        this.sendSide = new SendSide(this, fragments, peerCopy, splitCopy, encoder, eagerLimit, eagerWindow);
+        this.sendSide = new SendSide(this, fragments, peerCopy, splitCopy, selector, encoder, eagerLimit, eagerWindow);
         this.recvSide = new RecvSide(this, matcher, paths, eagerWindow);
     }
 
@@ -87,6 +90,29 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     {
         splitCopy.split(fraction);
         sendSide.splitMin(minBytes);
+    }
+
+    /**
+     * How rendezvous messages to ranks with peer memory move ({@code jmpi.pvas.mode}: auto, direct or staged) and,
+     * for auto, where the cost model comes from ({@code jmpi.pvas.calibration}: a file, or blank to measure now,
+     * which only a rank with a peer reached by peer memory does). Before any traffic.
+     *
+     * @throws MpiException ERR_ARG for an unknown mode or an unreadable calibration file
+     */
+    public void pathSelection(final String mode, final String calibration)
+    {
+        boolean anyPeerMemory = false;
+        for (final PeerChannel ch : peers)
+        {
+            anyPeerMemory |= ch.peerMemory != null;
+        }
+        selector.configure(mode, calibration, anyPeerMemory);
+    }
+
+    /** The {@code jmpi.pvas.stats} line of this rank's rendezvous paths: what went which way and why. Engine thread. */
+    public String pathStats(final int rank)
+    {
+        return selector.format(rank);
     }
 
     public void engine(final ProgressEngine engine)

@@ -48,6 +48,8 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
     long receiverRequest;
     long acceptBytes;
     long sentBytes;
+    /** Staged path: payload bytes per DATA fragment, chosen on the CTS ({@link PathSelector#fragmentBytes}). */
+    int fragmentBytes;
 
     SendRequestImpl(
         final ProgressEngine engine,

@@ -14,11 +14,12 @@ import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
  * frame carries envelope and payload, packed by the send convertor straight into the transport's memory.
  * A standard send is complete when the frame is written; a synchronous one waits for ACK.</li>
  * <li>Rendezvous otherwise: an RTS carries the envelope and names the path that moves the data, chosen
- * here from the peer transport's features and the size: where the send buffer can be exposed as peer
- * memory, {@link SplitCopyPath} from {@code jmpi.pvas.split.min} bytes and {@link PeerCopyPath} below; where the
- * transport has peer memory but cannot expose the send buffer (a heap buffer, across JVMs), {@link SplitCopyPath}
- * with no send handle (the sender writes into the receiver's buffer if that one is exposable, else fragments);
- * else {@link FragmentPath}. (The PVAS issue's cost model over both layouts' statistics comes here.)</li>
+ * here from the peer transport's features, {@code jmpi.pvas.mode} and the size ({@link PathSelector}): where the
+ * send buffer can be exposed as peer memory, {@link SplitCopyPath} from {@code jmpi.pvas.split.min} bytes and
+ * {@link PeerCopyPath} below; where the transport has peer memory but cannot expose the send buffer (a heap buffer,
+ * across JVMs), {@link SplitCopyPath} with no send handle (the sender writes into the receiver's buffer if that one
+ * is exposable, else fragments); else {@link FragmentPath}. The receiver may still turn a direct offer into the
+ * staged pipeline when the cost model over both layouts says so.</li>
  * </ol>
  *
  * <p>Threading: engine thread only.
@@ -29,6 +30,7 @@ final class SendSide
     private final FragmentPath fragments;
     private final PeerCopyPath peerCopy;
     private final SplitCopyPath splitCopy;
+    private final PathSelector selector;
     private final FrameEncoder encoder;
     private final long eagerLimit;
     private final long eagerWindow;
@@ -39,8 +41,9 @@ final class SendSide
     private long splitMin = Long.MAX_VALUE;
 
     SendSide(final Protocol protocol, final FragmentPath fragments, final PeerCopyPath peerCopy, final SplitCopyPath splitCopy,
-        final FrameEncoder encoder, final long eagerLimit, final long eagerWindow)
+        final PathSelector selector, final FrameEncoder encoder, final long eagerLimit, final long eagerWindow)
     {
+        this.selector = selector;
         this.protocol = protocol;
         this.fragments = fragments;
         this.peerCopy = peerCopy;
@@ -59,17 +62,28 @@ final class SendSide
         {
             ch.eagerOutstanding += cost;
             s.state = SendRequestImpl.State.EAGER_PENDING;
+            selector.sentEager();
         }
         else
         {
             // A send buffer the peer memory cannot expose (heap, across JVMs) still offers the split copy with no
             // handle: if the receiver's buffer is exposable the sender copies everything into it, else it answers CTS.
-            s.path = !peerCopy.prepare(s, ch) ? fragments
+            s.path = !selector.offerDirect(ch) ? fragments : !peerCopy.prepare(s, ch) ? typeNotSendable()
                 : s.exposedHandle == 0 || splitMin > 0 && s.totalBytes >= splitMin ? splitCopy : peerCopy;
+            if (s.path != fragments)
+            {
+                selector.offered();
+            }
             rendezvousByPath[s.path.id()]++;
             s.state = SendRequestImpl.State.RTS_PENDING;
         }
         protocol.submit(ch, s);
+    }
+
+    private RendezvousPath typeNotSendable()
+    {
+        selector.typeTooLarge();
+        return fragments;
     }
 
     /** Rendezvous messages this rank sent by {@code path} ({@link FrameDescriptor#PATH_FRAGMENTS}...). */

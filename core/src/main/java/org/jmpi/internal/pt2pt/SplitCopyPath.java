@@ -8,6 +8,7 @@ import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.datatype.Convertor;
+import org.jmpi.internal.datatype.LayoutStats;
 import org.jmpi.internal.datatype.TypeWireForm;
 
 import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
@@ -35,6 +36,8 @@ import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
  * cannot expose the send buffer (a heap buffer across JVMs: the RTS carries handle 0): a receiver whose buffer it
  * can expose (one in the node's arena) answers SPLIT with part A empty and the sender copies everything straight
  * into it; a receiver that cannot either answers CTS and the message goes through fragments ({@link FragmentPath}).
+ * Under {@code jmpi.pvas.mode=auto} the receiver also answers CTS when the cost model ({@link PathSelector}) finds
+ * the staged pipeline cheaper than the direct copy for the two layouts.
  *
  * <p>Threading: engine threads of the two ranks; the progress record is the only memory both write, by
  * atomic operations.
@@ -53,11 +56,13 @@ final class SplitCopyPath implements RendezvousPath
     private final Protocol protocol;
     private final PeerCopyPath rts;
     private final FragmentPath fragments;
+    private final PathSelector selector;
     private double split = 0.5;
 
-    SplitCopyPath(final Protocol protocol, final PeerCopyPath rts, final FragmentPath fragments)
+    SplitCopyPath(final Protocol protocol, final PeerCopyPath rts, final FragmentPath fragments, final PathSelector selector)
     {
         this.protocol = protocol;
+        this.selector = selector;
         this.rts = rts;
         this.fragments = fragments;
     }
@@ -139,7 +144,7 @@ final class SplitCopyPath implements RendezvousPath
                 final long to = Math.min(end, from + CHUNK);
                 if (UnsafeApi.compareAndSetLong(record.base(), at, from, to))
                 {
-                    Convertor.copy(src, dst, from, to);
+                    DirectCopy.copy(src, dst, from, to);
                     final long before = UnsafeApi.getAndAddLong(record.base(), record.address() + 8L * COPIED, to - from);
                     if (before + (to - from) >= total)
                     {
@@ -172,6 +177,14 @@ final class SplitCopyPath implements RendezvousPath
         final Object arrival)
     {
         final PeerCopyPath.Arrival a = (PeerCopyPath.Arrival)arrival;
+        final int copiers = a.handle() == 0 || split <= 0 || split >= 1 ? 1 : 2;
+        if (acceptBytes > 0 && !selector.takeDirect(LayoutStats.of(a.type(), a.count()), r.convertor.stats(), acceptBytes, copiers,
+            ch.maxFrameLength))
+        {
+            // The cost model finds the staged pipeline cheaper for these two layouts: CTS, and the sender streams.
+            fragments.onMatched(r, ch, senderRequest, acceptBytes, null);
+            return;
+        }
         // The sender rebuilds the receive type from its wire form: a type no peer decodes is copied here alone.
         final boolean splittable = acceptBytes > 0 && (ch.types.sentId(r.convertor.type()) != 0 || TypeWireForm.decodable(r.convertor.type()));
         final long recvHandle = splittable ? ch.peerMemory.expose(r.convertor.view().buffer()) : 0;
@@ -194,6 +207,7 @@ final class SplitCopyPath implements RendezvousPath
             {
                 // Neither buffer is exposed (heap on both sides, across JVMs): the staged pipeline. The sender
                 // streams on the CTS as if it had chosen fragments.
+                selector.notExposable();
                 fragments.onMatched(r, ch, senderRequest, acceptBytes, null);
             }
             else
@@ -220,6 +234,7 @@ final class SplitCopyPath implements RendezvousPath
         final Convertor source = a.handle() == 0 ? null :
             Convertor.create(BufferView.of(ch.peerMemory.map(ch.worldRank, a.handle()), "peer send buffer"), a.elementOffset(), a.count(), a.type());
         protocol.submit(ch, new SplitFrame(senderRequest, recvHandle, stateHandle, r, acceptBytes, splitAt, typeId, wireLength));
+        selector.directTaken(source != null, splitAt < acceptBytes);
         final Job job = new Job(source, r.convertor, record, acceptBytes, splitAt,
             () -> ch.peerMemory.wake(ch.worldRank));
         if (source != null)

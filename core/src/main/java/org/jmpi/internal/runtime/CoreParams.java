@@ -18,6 +18,17 @@ public final class CoreParams
         "Rendezvous messages of at least this many bytes to a rank in the same address space take the split copy (sender and receiver both copy); smaller ones the receiver copies alone. 0 (the default) leaves the split copy off: on the 2-vCPU build machine it was not faster than the receiver's copy (docs/performance.md).");
     public static final ParamSpec SPLIT = new ParamSpec("jmpi.pvas.split", "0.5", "fraction",
         "Split copy: the fraction of each message's packed stream the receiver starts on (the sender starts on the rest; either takes over what the other has not claimed). 1 makes the receiver start on all of it.");
+    public static final ParamSpec PVAS_MODE = new ParamSpec("jmpi.pvas.mode", "auto", "auto|direct|staged",
+        "Rendezvous messages between ranks that can address each other's buffers (threads of one JVM, arena buffers across " +
+        "JVMs): auto chooses per message between a direct copy and the staged pipeline by a cost model over both layouts; " +
+        "direct copies directly wherever a buffer can be exposed; staged always goes through fragments (docs/pvas.md).");
+    public static final ParamSpec PVAS_CALIBRATION = new ParamSpec("jmpi.pvas.calibration", "startup", "path",
+        "Where pvas.mode=auto takes its cost model from: 'startup' measures it at init (a few ms per rank with a peer it " +
+        "reaches by peer memory), otherwise a file written by 'jmpirun --calibrate' (docs/pvas.md).");
+    public static final ParamSpec PVAS_STATS = new ParamSpec("jmpi.pvas.stats", "false", "boolean",
+        "Print at finalize, per rank: rendezvous messages by path and why (eager, direct offered, staged for want of peer memory, " +
+        "by mode or type; received by peer copy, split copy, sender copy, staged by the cost model or for want of an exposable " +
+        "buffer) and the cost model; with the arena transport also its counters (exposed, refused, mapped, allocations, peak).");
     public static final ParamSpec EAGER_WINDOW = new ParamSpec("jmpi.eager.window", "256k", "bytes",
         "Per sender-receiver pair: eager bytes a sender may have unacknowledged at a receiver; beyond it messages go by rendezvous, so unexpected messages never exhaust a receiver's memory.");
     /**
@@ -60,7 +71,7 @@ public final class CoreParams
         "At init every rank prints one line on stderr naming its node and the transport that carries its traffic to each peer.");
 
     public static final List<ParamSpec> ALL = List.of(
-        EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW, SPLIT_MIN, SPLIT,
+        EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW, SPLIT_MIN, SPLIT, PVAS_MODE, PVAS_CALIBRATION, PVAS_STATS,
         IDLE_SPINS, IDLE_YIELDS, IDLE_SPIN_BURST, IDLE_JIT_WINDOW, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT,
         TRANSPORTS, JVM_ISOLATE, FINALIZE_WAIT, TRANSPORTS_SHOW);
 

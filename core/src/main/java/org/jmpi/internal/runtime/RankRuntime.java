@@ -183,6 +183,8 @@ public final class RankRuntime
             (int)Math.min(Integer.MAX_VALUE, params.getLong(CoreParams.FRAGMENT_SIZE)),
             params.getLong(CoreParams.EAGER_WINDOW));
         protocol.splitCopy(parseFraction(params.get(CoreParams.SPLIT)), params.getLong(CoreParams.SPLIT_MIN));
+        final String calibration = params.get(CoreParams.PVAS_CALIBRATION).trim();
+        protocol.pathSelection(params.get(CoreParams.PVAS_MODE), "startup".equals(calibration) ? "" : calibration);
         final boolean offload = level == ThreadLevel.MULTIPLE || params.getBoolean(CoreParams.ASYNC_PROGRESS);
         engine = new ProgressEngine(protocol, offload, new ProgressEngine.IdleSpec(
             params.getLong(CoreParams.IDLE_SPINS), params.getLong(CoreParams.IDLE_YIELDS),
@@ -439,6 +441,10 @@ public final class RankRuntime
         finally
         {
             engine.close();
+            if (params.getBoolean(CoreParams.PVAS_STATS))
+            {
+                System.err.println(protocol.pathStats(rank));
+            }
             for (final Transport t : transports)
             {
                 t.close();

@@ -36,7 +36,7 @@ class SplitCopyPathTest
         final Datatype blocks = Datatype.vector(N / 4, 3, 5, Datatype.DOUBLE).commit();
         final Datatype[][] pairs = {
             {strided, Datatype.DOUBLE}, {Datatype.DOUBLE, strided}, {strided, strided}, {Datatype.DOUBLE, Datatype.DOUBLE}, {blocks, strided}};
-        Ranks.run(2, ThreadLevel.SINGLE, Map.of("jmpi.pvas.split", split, "jmpi.pvas.split.min", "1k"), (mpi, world) ->
+        Ranks.run(2, ThreadLevel.SINGLE, Map.of("jmpi.pvas.split", split, "jmpi.pvas.split.min", "1k", "jmpi.pvas.mode", "direct"), (mpi, world) ->
         {
             final Protocol protocol = CommInternals.state(world).protocol();
             for (int m = 0; m < pairs.length; m++)
@@ -102,7 +102,7 @@ class SplitCopyPathTest
     void shouldNotWaitForASenderThatComputes()
     {
         final int count = 1 << 19;
-        Ranks.run(2, ThreadLevel.SINGLE, Map.of("jmpi.pvas.split.min", "256k"), (mpi, world) ->
+        Ranks.run(2, ThreadLevel.SINGLE, Map.of("jmpi.pvas.split.min", "256k", "jmpi.pvas.mode", "direct"), (mpi, world) ->
         {
             final Protocol protocol = CommInternals.state(world).protocol();
             if (world.rank() == 0)

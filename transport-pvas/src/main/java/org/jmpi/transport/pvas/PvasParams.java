@@ -25,14 +25,13 @@ public final class PvasParams
     public static final ParamSpec CHECK = new ParamSpec("jmpi.pvas.check", "false", "boolean",
         "Checking mode: guard zones with canaries around every allocMem buffer in the arena, verified at freeMem (ERR_BUFFER) and " +
         "at finalize (reported on standard error), naming the rank, the buffer and the offset written.");
-    public static final ParamSpec STATS = new ParamSpec("jmpi.pvas.stats", "false", "boolean",
-        "Print the arena's counters at finalize: buffers exposed to peers and refused (not in the arena), peer buffers mapped, " +
-        "allocations, frees, peak bytes, exhaustion.");
+    /** Read, not listed: the core lists {@code jmpi.pvas.stats} (it also prints the protocol's per-path counts). */
+    public static final ParamSpec STATS = new ParamSpec("jmpi.pvas.stats", "false", "boolean", "");
 
     /** Read, not listed: the arena lies in the shm transport's directory (that transport lists the parameter). */
     static final ParamSpec SHM_DIR = new ParamSpec("jmpi.shm.dir", "/dev/shm", "path", "");
 
-    public static final List<ParamSpec> ALL = List.of(PARTITION_SIZE, SEGMENT_SIZE, EXPOSURES, CHECK, STATS);
+    public static final List<ParamSpec> ALL = List.of(PARTITION_SIZE, SEGMENT_SIZE, EXPOSURES, CHECK);
 
     private PvasParams()
     {

@@ -51,7 +51,7 @@ class PvasCopyTest
     private Map<String, String> params(final String partition, final String... more)
     {
         final Map<String, String> p = new HashMap<>(Map.of("jmpi.transports", "pvas,jvm", "jmpi.jvm.isolate", "true",
-            "jmpi.shm.dir", shmDir.toString(), PvasParams.PARTITION_SIZE.name(), partition));
+            "jmpi.shm.dir", shmDir.toString(), PvasParams.PARTITION_SIZE.name(), partition, "jmpi.pvas.mode", "direct"));
         for (int i = 0; i < more.length; i += 2)
         {
             p.put(more[i], more[i + 1]);

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The PVAS evaluation (issue 11; docs/pvas.md), one command for every table docs/pvas.md shows:
+#  1. the DDTBench exchange harness (DdtPingPong: 16 patterns at DDTBench's middle and largest sizes, the
+#     applications' datatypes against hand packing) in three forms: ranks as threads of one JVM (heap
+#     arrays), two JVMs with arena buffers (allocMem), two JVMs with heap buffers;
+#  2. Figure 5 of the PVAS paper: eager limit 0, every pattern's layout cut to 1 KiB ... 1 MiB, staged
+#     (pvas.mode=staged) with fragments of 4, 8, 16, 32 and 64 KiB, direct and auto, threads and arena;
+#  3. Figure 15: direct (eager limit 0) against eager (eager limit and window raised), same sweep;
+#  4. the fft2d mini-app (Fft2d: transpose by alltoall with vector types of different block sizes) at two
+#     problem sizes, per pvas.mode, between threads and between two JVMs (heap: staged).
+# Every variant runs once per round, alternated within the round, so load changes hit all alike. auto
+# reads a calibration written once at the start (jmpirun --calibrate), as every run does. Then bench's PvasReport prints the
+# Markdown tables (medians over rounds; the auto rule checked point by point) and writes exchange.png and
+# fig5-FORM.png into the output directory.
+# Needs: mvn -B package -DskipTests done (bench/ and examples/target/classes, bench/target/lib, the launcher's jars).
+# Usage: bench/pvas-eval.sh [rounds] [outDir]
+#   environment: PARTS (default "exchange fig5 fig15 fft2d"), FFT_N (512,1024), FFT_ITERATIONS (20), ITERATIONS (exchange, default 200), WARMUP (20),
+#   SWEEP_ITERATIONS (figures, default 100), SWEEP (default 1k,2k,...,1m), FIG15_SWEEP (1k,...,512k), SIZES (default middle,largest),
+#   PATTERNS (default all 16), PARTITION (arena partition per rank, default 512m: the sweep cuts NAS_MG's
+#   largest layout, whose buffer of 273 MB is allocated in the arena).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-3}
+out=${2:-bench/target/pvas-eval}
+mkdir -p "$out"
+source bench/java21.sh
+# DdtPingPong uses the DDTBench patterns of examples/ (not among the launcher's jars).
+cp='bench/target/classes:examples/target/classes:bench/target/lib/*'
+parts=${PARTS:-exchange fig5 fig15 fft2d}
+fft_n=${FFT_N:-512,1024}
+fft_iterations=${FFT_ITERATIONS:-20}
+iterations=${ITERATIONS:-200}
+warmup=${WARMUP:-20}
+sweep_iterations=${SWEEP_ITERATIONS:-100}
+sweep=${SWEEP:-1k,2k,4k,8k,16k,32k,64k,128k,256k,512k,1m}
+# Eager needs the message in one frame (at most 1 MiB less the envelope): Figure 15 stops at 512 KiB.
+fig15_sweep=${FIG15_SWEEP:-1k,2k,4k,8k,16k,32k,64k,128k,256k,512k}
+sizes=${SIZES:-middle,largest}
+partition=${PARTITION:-512m}
+# shellcheck disable=SC2206 # PATTERNS is a list
+patterns=(${PATTERNS:-})
+harness=org.jmpi.bench.ddt.DdtPingPong
+run() { # label jmpirun-options... -- harness-options...
+  local label=$1; shift
+  local launch=()
+  while [ "$1" != -- ]; do launch+=("$1"); shift; done
+  shift
+  timeout 3600 bin/jmpirun "${launch[@]}" -np 2 --param pvas.stats=true --param pvas.calibration="$out/calibration.properties" \
+    -cp "$cp" "$harness" "$@" "${patterns[@]}" \
+    > "$out/$label.txt" 2> "$out/$label.err" || echo "failed: $label (see $out/$label.err)" >&2
+}
+# Forms: threads of one JVM; two JVMs with the arena (64 KiB fragments fit a 64 KiB + 256 B shm slot).
+threads=(--threads)
+arena=(--param pvas.partition.size="$partition" --param shm.slot.size=65792)
+bin/jmpirun --calibrate --param pvas.calibration="$out/calibration.properties" > "$out/calibration.txt"
+cat "$out/calibration.txt"
+echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg)" > "$out/load.txt"
+for r in $(seq 1 "$rounds"); do
+  for part in $parts; do
+    case $part in
+      exchange)
+        run "exchange-threads-$r" "${threads[@]}" -- --label threads --sizes "$sizes" --iterations "$iterations" --warmup "$warmup"
+        run "exchange-arena-$r" "${arena[@]}" -- --label arena --buffers arena --sizes "$sizes" --iterations "$iterations" --warmup "$warmup"
+        run "exchange-heap-$r" -- --label heap --sizes "$sizes" --iterations "$iterations" --warmup "$warmup";;
+      fig5)
+        for form in threads arena; do
+          if [ "$form" = threads ]; then launch=("${threads[@]}"); buffers=heap; else launch=("${arena[@]}"); buffers=arena; fi
+          sw=(--label "$form" --buffers "$buffers" --sweep "$sweep" --iterations "$sweep_iterations" --warmup "$warmup")
+          for f in 4 8 16 32 64; do
+            run "fig5-$form-staged-${f}k-$r" "${launch[@]}" --param eager.limit=0 --param pvas.mode=staged --param fragment.size=${f}k -- "${sw[@]}"
+          done
+          run "fig5-$form-direct-$r" "${launch[@]}" --param eager.limit=0 --param pvas.mode=direct -- "${sw[@]}"
+          run "fig5-$form-auto-$r" "${launch[@]}" --param eager.limit=0 --param pvas.mode=auto -- "${sw[@]}"
+        done;;
+      fig15)
+        for form in threads arena; do
+          # Eager up to the frame: 1 MiB between threads; across JVMs a 1 MiB + 256 B shm slot.
+          if [ "$form" = threads ]; then launch=(--threads); buffers=heap
+          else launch=(--param pvas.partition.size="$partition" --param shm.slot.size=1048832); buffers=arena; fi
+          sw=(--label "$form" --buffers "$buffers" --sweep "$fig15_sweep" --iterations "$sweep_iterations" --warmup "$warmup")
+          run "fig15-$form-eager-$r" "${launch[@]}" --param eager.limit=1m --param eager.window=8m -- "${sw[@]}"
+          run "fig15-$form-direct-$r" "${launch[@]}" --param eager.limit=0 --param pvas.mode=direct -- "${sw[@]}"
+        done;;
+      fft2d)
+        for form in threads heap; do
+          if [ "$form" = threads ]; then launch=(--threads); else launch=(); fi
+          for mode in auto direct staged; do
+            timeout 3600 bin/jmpirun "${launch[@]}" -np 2 --param pvas.mode="$mode" --param pvas.calibration="$out/calibration.properties" \
+              -cp "$cp" org.jmpi.bench.ddt.Fft2d --n "$fft_n" --iterations "$fft_iterations" \
+              > "$out/fft2d-$form-$mode-$r.txt" 2> "$out/fft2d-$form-$mode-$r.err" || echo "failed: fft2d-$form-$mode-$r" >&2
+          done
+        done;;
+      *) echo "unknown part $part (exchange, fig5, fig15, fft2d)" >&2; exit 2;;
+    esac
+  done
+  echo "# round $r done $(date -u +%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/load.txt"
+done
+cat "$out/load.txt"
+"$java" -cp "$cp" org.jmpi.bench.report.PvasReport "$out" "$rounds" | tee "$out/report.md"
+echo "tables: $out/report.md; plots: $out/exchange.png $out/fig5-threads.png $out/fig5-arena.png; per-path counts: $out/*.err"

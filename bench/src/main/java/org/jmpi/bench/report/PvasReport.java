@@ -1,0 +1,334 @@
+package org.jmpi.bench.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The tables and plots of bench/pvas-eval.sh (issue 11, docs/pvas.md), from the DdtPingPong outputs in DIR:
+ * <ul>
+ * <li>{@code exchange-FORM-R.txt} (FORM = threads, arena, heap): per pattern and size, the datatype and the manual
+ * method's median µs per iteration and their ratio;</li>
+ * <li>{@code fig5-FORM-VARIANT-R.txt} (VARIANT = staged-4k ... staged-64k, direct, auto): the Figure 5 sweep, with
+ * the auto rule checked per point (auto at most 1.05x the best of direct and every staged size);</li>
+ * <li>{@code fig15-FORM-VARIANT-R.txt} (VARIANT = eager, direct): Figure 15, direct against eager;</li>
+ * <li>{@code fft2d-FORM-MODE-R.txt} (Fft2d, MODE = auto, direct, staged): median µs per 2-D FFT and per transpose.</li>
+ * </ul>
+ * Every figure is the median over the R rounds of the harness's median column; a point missing in a round (a
+ * failed run) is left out of the median. PNGs: {@code exchange.png} (datatype/manual by message size, a series
+ * per form) and {@code fig5-FORM.png} (auto / best by message size, a series per pattern).
+ * <p>Usage: {@code java -cp 'bench/target/classes:bench/target/lib/*' org.jmpi.bench.report.PvasReport DIR ROUNDS}
+ */
+public final class PvasReport
+{
+    static final String[] FORMS = {"threads", "arena", "heap"};
+    static final String[] FIG5 = {"staged-4k", "staged-8k", "staged-16k", "staged-32k", "staged-64k", "direct", "auto"};
+    static final String[] FIG15 = {"eager", "direct"};
+    /** The auto rule of issue 11, point 5. */
+    static final double AUTO_TOLERANCE = 1.05;
+    private static final int MEDIAN_COLUMN = 5;
+
+    private final Path dir;
+    private final int rounds;
+
+    PvasReport(final Path dir, final int rounds)
+    {
+        this.dir = dir;
+        this.rounds = rounds;
+    }
+
+    public static void main(final String[] args) throws IOException
+    {
+        if (args.length != 2)
+        {
+            throw new IllegalArgumentException("usage: PvasReport DIR ROUNDS");
+        }
+        final PvasReport report = new PvasReport(Path.of(args[0]), Integer.parseInt(args[1]));
+        System.out.print(report.exchange());
+        for (final String form : FORMS)
+        {
+            System.out.print(report.figure5(form));
+            System.out.print(report.figure15(form));
+        }
+        System.out.print(report.fft2d());
+        report.plots();
+    }
+
+    /** One harness line: pattern, size, bytes, method. */
+    record Key(String pattern, String size, long bytes, String method)
+    {
+    }
+
+    /** Median µs per key of {@code label}-R.txt over the rounds (keys in first-seen order). */
+    Map<Key, Double> medians(final String label) throws IOException
+    {
+        final Map<Key, List<Double>> values = new LinkedHashMap<>();
+        for (int r = 1; r <= rounds; r++)
+        {
+            final Path file = dir.resolve(label + "-" + r + ".txt");
+            if (!Files.exists(file))
+            {
+                continue;
+            }
+            for (final Map.Entry<Key, Double> e : parse(Files.readAllLines(file)).entrySet())
+            {
+                values.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue());
+            }
+        }
+        final Map<Key, Double> medians = new LinkedHashMap<>();
+        values.forEach((k, v) -> medians.put(k, Stats.median(v.stream().mapToDouble(Double::doubleValue).toArray())));
+        return medians;
+    }
+
+    /** The harness's lines (not comments): pattern size bytes method mean median min. */
+    static Map<Key, Double> parse(final List<String> lines)
+    {
+        final Map<Key, Double> rows = new LinkedHashMap<>();
+        for (final String line : lines)
+        {
+            final String[] f = line.trim().split("\\s+");
+            if (line.trim().startsWith("#") || f.length != 7)
+            {
+                continue;
+            }
+            try
+            {
+                rows.put(new Key(f[0], f[1], Long.parseLong(f[2]), f[3]), Double.parseDouble(f[MEDIAN_COLUMN]));
+            }
+            catch (final NumberFormatException ex)
+            {
+                // not a result line (a rank's diagnostic)
+            }
+        }
+        return rows;
+    }
+
+    String exchange() throws IOException
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final String form : FORMS)
+        {
+            final Map<Key, Double> m = medians("exchange-" + form);
+            if (m.isEmpty())
+            {
+                continue;
+            }
+            final MarkdownTable t = new MarkdownTable("pattern", "size", "bytes", "datatype µs", "manual µs", "datatype / manual");
+            for (final Key k : m.keySet())
+            {
+                if (k.method().equals("datatype"))
+                {
+                    final double d = m.get(k);
+                    final double manual = m.getOrDefault(new Key(k.pattern(), k.size(), k.bytes(), "manual"), Double.NaN);
+                    t.row(k.pattern(), k.size().toLowerCase(Locale.ROOT), Long.toString(k.bytes()), Stats.format(d), Stats.format(manual),
+                        Stats.format(d / manual));
+                }
+            }
+            sb.append("\nDDTBench exchange, ").append(form).append(": µs per iteration (ping-pong), medians over ").append(rounds)
+                .append(" rounds\n\n").append(t);
+        }
+        return sb.toString();
+    }
+
+    String figure5(final String form) throws IOException
+    {
+        final List<Map<Key, Double>> variants = new ArrayList<>();
+        for (final String v : FIG5)
+        {
+            variants.add(medians("fig5-" + form + "-" + v));
+        }
+        final Set<Key> keys = keys(variants);
+        if (keys.isEmpty())
+        {
+            return "";
+        }
+        final List<String> headers = new ArrayList<>(List.of("pattern", "bytes"));
+        for (final String v : FIG5)
+        {
+            headers.add(v + " µs");
+        }
+        headers.add("auto / best");
+        final MarkdownTable t = new MarkdownTable(headers.toArray(String[]::new));
+        int held = 0;
+        int points = 0;
+        for (final Key k : keys)
+        {
+            final List<String> cells = new ArrayList<>(List.of(k.pattern(), Stats.formatSize(k.bytes())));
+            double best = Double.NaN;
+            for (int i = 0; i < FIG5.length; i++)
+            {
+                final double v = variants.get(i).getOrDefault(k, Double.NaN);
+                cells.add(Stats.format(v));
+                if (i < FIG5.length - 1 && !Double.isNaN(v))
+                {
+                    best = Double.isNaN(best) ? v : Math.min(best, v);
+                }
+            }
+            final double ratio = variants.get(FIG5.length - 1).getOrDefault(k, Double.NaN) / best;
+            if (!Double.isNaN(ratio))
+            {
+                points++;
+                held += ratio <= AUTO_TOLERANCE ? 1 : 0;
+            }
+            cells.add(Stats.format(ratio) + (ratio > AUTO_TOLERANCE ? " ✗" : ""));
+            t.row(cells.toArray(String[]::new));
+        }
+        return "\nFigure 5, " + form + ": eager limit 0, staged by fragment size vs direct vs auto, µs per ping-pong (medians over " +
+            rounds + " rounds); the auto rule (auto <= " + AUTO_TOLERANCE + "x the best) holds at " + held + " of " + points +
+            " points\n\n" + t;
+    }
+
+    String figure15(final String form) throws IOException
+    {
+        final Map<Key, Double> eager = medians("fig15-" + form + "-eager");
+        final Map<Key, Double> direct = medians("fig15-" + form + "-direct");
+        final Set<Key> keys = keys(List.of(eager, direct));
+        if (keys.isEmpty())
+        {
+            return "";
+        }
+        final MarkdownTable t = new MarkdownTable("pattern", "bytes", "eager µs", "direct µs", "direct / eager");
+        for (final Key k : keys)
+        {
+            final double e = eager.getOrDefault(k, Double.NaN);
+            final double d = direct.getOrDefault(k, Double.NaN);
+            t.row(k.pattern(), Stats.formatSize(k.bytes()), Stats.format(e), Stats.format(d), Stats.format(d / e));
+        }
+        return "\nFigure 15, " + form + ": direct vs eager, µs per ping-pong (medians over " + rounds + " rounds)\n\n" + t;
+    }
+
+    String fft2d() throws IOException
+    {
+        final MarkdownTable t = new MarkdownTable("form", "N", "mode", "2-D FFT µs", "transpose µs", "checksum");
+        boolean any = false;
+        for (final String form : new String[] {"threads", "heap"})
+        {
+            for (final String mode : new String[] {"auto", "direct", "staged"})
+            {
+                final Map<Long, List<double[]>> byN = new LinkedHashMap<>();
+                for (int r = 1; r <= rounds; r++)
+                {
+                    final Path file = dir.resolve("fft2d-" + form + "-" + mode + "-" + r + ".txt");
+                    if (!Files.exists(file))
+                    {
+                        continue;
+                    }
+                    for (final String line : Files.readAllLines(file))
+                    {
+                        final String[] f = line.trim().split("\\s+");
+                        if (line.trim().startsWith("#") || f.length != 6)
+                        {
+                            continue;
+                        }
+                        try
+                        {
+                            byN.computeIfAbsent(Long.parseLong(f[0]), k -> new ArrayList<>()).add(new double[] {
+                                Double.parseDouble(f[2]), Double.parseDouble(f[4]), Double.parseDouble(f[5])});
+                        }
+                        catch (final NumberFormatException ex)
+                        {
+                            // not a result line
+                        }
+                    }
+                }
+                for (final Map.Entry<Long, List<double[]>> e : byN.entrySet())
+                {
+                    any = true;
+                    t.row(form, Long.toString(e.getKey()), mode, Stats.format(Stats.median(e.getValue().stream().mapToDouble(v -> v[0]).toArray())),
+                        Stats.format(Stats.median(e.getValue().stream().mapToDouble(v -> v[1]).toArray())),
+                        String.format(Locale.ROOT, "%.6e", e.getValue().get(0)[2]));
+                }
+            }
+        }
+        return any ? "\nfft2d mini-app, 2 ranks: median µs per 2-D FFT and per transpose (medians over " + rounds + " rounds)\n\n" + t : "";
+    }
+
+    private static Set<Key> keys(final List<Map<Key, Double>> maps)
+    {
+        final Set<Key> keys = new LinkedHashSet<>();
+        for (final Map<Key, Double> m : maps)
+        {
+            keys.addAll(m.keySet());
+        }
+        return keys;
+    }
+
+    private void plots() throws IOException
+    {
+        final LineChart exchange = new LineChart("DDTBench exchange: datatype / manual (median over rounds)", "message (bytes)", true,
+            "datatype / manual", true);
+        int colour = 0;
+        boolean any = false;
+        for (final String form : FORMS)
+        {
+            final Map<Key, Double> m = medians("exchange-" + form);
+            final List<double[]> points = new ArrayList<>();
+            for (final Key k : m.keySet())
+            {
+                if (k.method().equals("datatype"))
+                {
+                    points.add(new double[] {k.bytes(), m.get(k) / m.getOrDefault(new Key(k.pattern(), k.size(), k.bytes(), "manual"),
+                        Double.NaN)});
+                }
+            }
+            any |= !points.isEmpty();
+            addSorted(exchange, form, points, colour++);
+        }
+        if (any)
+        {
+            exchange.write(dir.resolve("exchange.png"), 900, 560);
+        }
+        for (final String form : FORMS)
+        {
+            final Map<Key, Double> auto = medians("fig5-" + form + "-auto");
+            if (auto.isEmpty())
+            {
+                continue;
+            }
+            final List<Map<Key, Double>> others = new ArrayList<>();
+            for (int i = 0; i < FIG5.length - 1; i++)
+            {
+                others.add(medians("fig5-" + form + "-" + FIG5[i]));
+            }
+            final LineChart chart = new LineChart("Figure 5, " + form + ": auto / best of direct and staged", "message (bytes)", true,
+                "auto / best", false);
+            final Map<String, List<double[]>> byPattern = new LinkedHashMap<>();
+            for (final Map.Entry<Key, Double> e : auto.entrySet())
+            {
+                double best = Double.NaN;
+                for (final Map<Key, Double> o : others)
+                {
+                    final double v = o.getOrDefault(e.getKey(), Double.NaN);
+                    best = Double.isNaN(best) ? v : Double.isNaN(v) ? best : Math.min(best, v);
+                }
+                byPattern.computeIfAbsent(e.getKey().pattern(), p -> new ArrayList<>()).add(new double[] {e.getKey().bytes(), e.getValue() / best});
+            }
+            int c = 0;
+            for (final Map.Entry<String, List<double[]>> e : byPattern.entrySet())
+            {
+                addSorted(chart, e.getKey(), e.getValue(), c++);
+            }
+            chart.write(dir.resolve("fig5-" + form + ".png"), 1000, 620);
+        }
+    }
+
+    private static void addSorted(final LineChart chart, final String name, final List<double[]> points, final int colour)
+    {
+        points.sort((a, b) -> Double.compare(a[0], b[0]));
+        final double[] xs = new double[points.size()];
+        final double[] ys = new double[points.size()];
+        for (int i = 0; i < xs.length; i++)
+        {
+            xs[i] = points.get(i)[0];
+            ys[i] = points.get(i)[1];
+        }
+        chart.series(name, xs, ys, colour, colour >= 6);
+    }
+}

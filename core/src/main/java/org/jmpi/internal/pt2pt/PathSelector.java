@@ -1,0 +1,237 @@
+package org.jmpi.internal.pt2pt;
+
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.internal.datatype.CopyCostModel;
+import org.jmpi.internal.datatype.LayoutStats;
+
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Chooses the way each rendezvous message moves (issue 11, point 5; docs/pvas.md), and counts what it chose and
+ * why ({@code jmpi.pvas.stats}).
+ * <ol>
+ * <li>Sender, at the send: no peer memory to the peer, {@code jmpi.pvas.mode=staged}, or a type whose
+ * description the RTS cannot carry: {@link FragmentPath}. Otherwise the direct offer: {@link PeerCopyPath}, or
+ * {@link SplitCopyPath} (from {@code jmpi.pvas.split.min} bytes, and always when the send buffer cannot be
+ * exposed, so that the receiver may offer its own).</li>
+ * <li>Receiver, at the match, knowing both layouts: under {@code auto} the {@link CopyCostModel} compares the
+ * direct copy (by one or both ranks) with the best staged pipeline, and a receiver that finds staging cheaper
+ * answers CTS: the sender withdraws its exposure and streams fragments. Under {@code direct} the direct offer is
+ * taken whenever a buffer can be exposed.</li>
+ * <li>Sender, on a CTS under {@code auto}: the fragment size the model finds best for its layout (capped by the
+ * transport's frame); otherwise {@code jmpi.fragment.size}.</li>
+ * </ol>
+ * The model is calibrated at start-up (a few ms) unless {@code jmpi.pvas.calibration} names a file written by
+ * {@code jmpirun --calibrate}; only a rank with a peer it reaches by peer memory needs it.
+ *
+ * <p>Threading: configured before traffic; then engine thread only.
+ */
+final class PathSelector
+{
+    /** How rendezvous messages between ranks with peer memory move. */
+    enum Mode
+    {
+        /** The cost model chooses per message. */
+        AUTO,
+        /** A direct copy wherever a buffer can be exposed. */
+        DIRECT,
+        /** Always the staged pipeline through fragments. */
+        STAGED;
+
+        static Mode parse(final String value)
+        {
+            return switch (value.trim().toLowerCase(Locale.ROOT))
+            {
+                case "auto" -> AUTO;
+                case "direct" -> DIRECT;
+                case "staged" -> STAGED;
+                default -> throw new MpiException(ErrorClass.ERR_ARG, "jmpi.pvas.mode must be auto, direct or staged, not '" + value + "'");
+            };
+        }
+    }
+
+    /** Start-up calibration budget: "cheap, a few ms" (issue 11). */
+    static final long STARTUP_CALIBRATION_NS = 5_000_000;
+
+    private Mode mode = Mode.AUTO;
+    private CopyCostModel model;
+    private final int fragmentSize;
+
+    // Sender: how each send went out.
+    private long eager;
+    private long offeredDirect;
+    private long stagedNoPeerMemory;
+    private long stagedForced;
+    private long stagedTypeTooLarge;
+    // Receiver: how each rendezvous arrived and moved.
+    private long peerCopies;
+    private long splitCopies;
+    private long senderCopies;
+    private long stagedByModel;
+    private long stagedNotExposable;
+    private long stagedBySender;
+    private long fragmentBytesChosen;
+    private long fragmentChoices;
+
+    PathSelector(final int fragmentSize)
+    {
+        this.fragmentSize = fragmentSize;
+    }
+
+    /**
+     * Sets the mode and, for {@code auto} with {@code needModel}, the model: read from {@code calibration} when
+     * not blank, else measured now. Before traffic.
+     */
+    void configure(final String modeValue, final String calibration, final boolean needModel)
+    {
+        mode = Mode.parse(modeValue);
+        if (mode == Mode.AUTO && needModel)
+        {
+            model = calibration == null || calibration.isBlank()
+                ? CopyCostModel.calibrate(STARTUP_CALIBRATION_NS)
+                : CopyCostModel.load(Path.of(calibration.trim()));
+        }
+    }
+
+    Mode mode()
+    {
+        return mode;
+    }
+
+    /** The model in use (null unless {@code auto} with a peer reached by peer memory). */
+    CopyCostModel model()
+    {
+        return model;
+    }
+
+    /** Sender: {@code s} goes eagerly. */
+    void sentEager()
+    {
+        eager++;
+    }
+
+    /** Sender: whether a rendezvous send to {@code ch} may offer a direct copy (else it goes staged, counted). */
+    boolean offerDirect(final PeerChannel ch)
+    {
+        if (ch.peerMemory == null)
+        {
+            stagedNoPeerMemory++;
+            return false;
+        }
+        if (mode == Mode.STAGED)
+        {
+            stagedForced++;
+            return false;
+        }
+        return true;
+    }
+
+    /** Sender: the direct offer could not be described (type not decodable, or its RTS larger than a frame). */
+    void typeTooLarge()
+    {
+        stagedTypeTooLarge++;
+    }
+
+    /** Sender: the direct offer went out. */
+    void offered()
+    {
+        offeredDirect++;
+    }
+
+    /**
+     * Receiver: whether to take the direct copy offered for {@code bytes} from the send layout {@code send} into
+     * {@code recv}, by {@code copiers} ranks; false answers CTS (the staged pipeline). Counts a refusal.
+     */
+    boolean takeDirect(final LayoutStats send, final LayoutStats recv, final long bytes, final int copiers, final int maxFrame)
+    {
+        if (mode != Mode.AUTO || model == null || bytes == 0)
+        {
+            return true;
+        }
+        if (model.preferDirect(send, recv, bytes, copiers, maxPayload(maxFrame)))
+        {
+            return true;
+        }
+        stagedByModel++;
+        return false;
+    }
+
+    /** Receiver: a direct copy by the receiver alone (peer copy), by both (split), or by the sender alone. */
+    void directTaken(final boolean receiverCopies, final boolean senderCopies)
+    {
+        if (receiverCopies && senderCopies)
+        {
+            splitCopies++;
+        }
+        else if (receiverCopies)
+        {
+            peerCopies++;
+        }
+        else
+        {
+            this.senderCopies++;
+        }
+    }
+
+    /** Receiver: neither buffer could be exposed (heap on both sides across JVMs, or the exposure table full). */
+    void notExposable()
+    {
+        stagedNotExposable++;
+    }
+
+    /** Receiver: an RTS of the staged path arrived (the sender chose it). */
+    void stagedBySender()
+    {
+        stagedBySender++;
+    }
+
+    /** Sender, on a CTS: the fragment payload for {@code s} to the peer of {@code ch}. */
+    int fragmentBytes(final SendRequestImpl s, final PeerChannel ch, final long acceptBytes)
+    {
+        final int max = maxPayload(ch.maxFrameLength);
+        if (mode != Mode.AUTO || model == null || ch.peerMemory == null || acceptBytes == 0)
+        {
+            return Math.min(fragmentSize, max);
+        }
+        final LayoutStats stats = s.convertor.stats();
+        final long best = model.bestFragment(stats, stats, acceptBytes, max);
+        fragmentBytesChosen += best;
+        fragmentChoices++;
+        return (int)Math.min(best, max);
+    }
+
+    private int maxPayload(final int maxFrame)
+    {
+        return Math.max(1, maxFrame - FrameDescriptor.DATA_HEADER_LENGTH);
+    }
+
+    /** The {@code jmpi.pvas.stats} line of the protocol's paths. */
+    String format(final int rank)
+    {
+        final StringBuilder sb = new StringBuilder(256);
+        sb.append("jmpi: rank ").append(rank).append(" paths (jmpi.pvas.mode=").append(mode.name().toLowerCase(Locale.ROOT))
+            .append("): sent eager=").append(eager)
+            .append(" direct-offered=").append(offeredDirect)
+            .append(" staged[no-peer-memory=").append(stagedNoPeerMemory)
+            .append(" mode=").append(stagedForced)
+            .append(" type-not-sendable=").append(stagedTypeTooLarge)
+            .append("]; received direct[peer-copy=").append(peerCopies)
+            .append(" split-copy=").append(splitCopies)
+            .append(" sender-copy=").append(senderCopies)
+            .append("] staged[model=").append(stagedByModel)
+            .append(" not-exposable=").append(stagedNotExposable)
+            .append(" sender-chose=").append(stagedBySender)
+            .append(']');
+        if (fragmentChoices > 0)
+        {
+            sb.append("; mean fragment chosen ").append(fragmentBytesChosen / fragmentChoices).append(" B");
+        }
+        if (model != null)
+        {
+            sb.append("; model ").append(model.describe());
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,271 @@
+package org.jmpi.internal.datatype;
+
+import org.agrona.UnsafeApi;
+import org.jmpi.Datatype;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * The cost model that chooses, per rendezvous message, between a direct copy (one or both ranks copy straight
+ * from the send layout into the receive layout) and the staged pipeline (the sender packs fragments, the
+ * receiver unpacks them, at once), from both sides' {@link LayoutStats} and the size (issue 11, docs/pvas.md):
+ * <pre>
+ *   direct  = (runs * perRun + passes * bytes * perByte) / copiers             runs = runs_send + runs_recv
+ *     one side a single run (the other packs into it / unpacks from it):  perRunPack, 1 pass
+ *     both scattered, mean run >= 256 B (stepwise: the type-to-type copy): perRunCopy, 1 pass
+ *     both scattered, shorter runs (packed and unpacked through a chunk):  perRunPack, 2 passes
+ *   staged  = n * perFragment + max(pack, unpack) + min(pack, unpack) / n      n = ceil(bytes / fragment)
+ *     pack   = runs_send * perRunPack + bytes * perByte
+ *     unpack = runs_recv * perRunPack + bytes * perByte
+ * </pre>
+ * A direct copy is done by one rank (or split between two), walking both layouts; the pipeline walks each layout
+ * on its own side, the two sides overlapping except for the first and last fragment, and pays a fixed cost per
+ * fragment. So direct wins for contiguous and coarse layouts and for short messages, staged where both sides are
+ * finely scattered and the message is long enough for the overlap to pay (NAS_MG_x: single doubles), as in the
+ * PVAS paper.
+ *
+ * <p>Calibration ({@link #calibrate}) times type-to-type copies, packs of a contiguous and of a strided layout
+ * (single doubles at stride 2) on this machine. The per-fragment cost (frame encode, hand-off to the
+ * transport, dispatch) is not measured here: it is {@link #DEFAULT_PER_FRAGMENT_NS} unless a calibration file
+ * says otherwise ({@code jmpirun --calibrate} writes one that can be edited).
+ *
+ * <p>Immutable; any thread.
+ *
+ * @param perByteNs     ns per byte moved by a copy of long contiguous runs
+ * @param perRunCopyNs  ns per run step of a type-to-type copy, beyond its bytes
+ * @param perRunPackNs  ns per run of packing or unpacking, beyond its bytes
+ * @param perFragmentNs ns per fragment of the staged pipeline, beyond its bytes
+ * @param origin        where the figures come from (for diagnostics)
+ */
+public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRunPackNs, double perFragmentNs, String origin)
+{
+    /**
+     * Per-fragment cost when no calibration file gives one: the staged pipeline's fixed cost per 32 KiB fragment
+     * between two threads on the project's 2-vCPU machine was of the order of a microsecond (docs/pvas.md).
+     */
+    public static final double DEFAULT_PER_FRAGMENT_NS = 1500;
+    /** The fragment sizes the model chooses from (bytes): the sizes of the PVAS paper's Figure 5. */
+    public static final long[] FRAGMENT_SIZES = {4096, 8192, 16384, 32768, 65536};
+    /** Mean run length (bytes over both sides' runs) from which {@link #stepwise} holds. */
+    public static final long STEPWISE_MIN_RUN_BYTES = 256;
+
+    private static final String PER_BYTE = "perByteNs";
+    private static final String PER_RUN_COPY = "perRunCopyNs";
+    private static final String PER_RUN_PACK = "perRunPackNs";
+    private static final String PER_FRAGMENT = "perFragmentNs";
+    /** Doubles the long calibration ({@code jmpirun --calibrate}) copies; the start-up one uses a quarter (cheaper rounds). */
+    private static final int CALIBRATION_DOUBLES = 1 << 14;
+    private static final long LONG_CALIBRATION_NS = 100_000_000;
+
+    public CopyCostModel
+    {
+        check(PER_BYTE, perByteNs, origin);
+        check(PER_RUN_COPY, perRunCopyNs, origin);
+        check(PER_RUN_PACK, perRunPackNs, origin);
+        check(PER_FRAGMENT, perFragmentNs, origin);
+    }
+
+    private static void check(final String name, final double value, final String origin)
+    {
+        if (!(value >= 0 && value < 1e9))
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "copy cost model (" + origin + "): " + name + "=" + value +
+                " must be a number of nanoseconds between 0 and 1e9");
+        }
+    }
+
+    /**
+     * Whether a direct copy between two scattered layouts should step through both at once (the type-to-type copy:
+     * one pass, a step wherever either side's run ends) rather than pack and unpack through a chunk in cache (two
+     * passes, the strided kernels): when the runs are long. A step cost about 9 ns against 0.5 ns per packed run and
+     * 0.01-0.05 ns per byte (calibration on the 2-vCPU machine, 2026-11-26), so steps pay from runs of about 256 bytes.
+     */
+    public static boolean stepwise(final LayoutStats send, final LayoutStats recv, final long bytes)
+    {
+        final long runs = send.blockCount() + recv.blockCount();
+        return runs > 0 && bytes / runs >= STEPWISE_MIN_RUN_BYTES;
+    }
+
+    /**
+     * Estimated ns of a direct copy of {@code bytes} between the two layouts by {@code copiers} ranks (1 or 2), as
+     * core's DirectCopy does it: one side a single run, the other packs into it or unpacks from it; both scattered,
+     * {@link #stepwise} for long runs, else packed and unpacked through a chunk in cache (the bytes pass twice).
+     */
+    public double directNs(final LayoutStats send, final LayoutStats recv, final long bytes, final int copiers)
+    {
+        final long runs = send.blockCount() + recv.blockCount();
+        final double oneSide;
+        if (send.blockCount() <= 1 || recv.blockCount() <= 1)
+        {
+            oneSide = runs * perRunPackNs + bytes * perByteNs;
+        }
+        else if (stepwise(send, recv, bytes))
+        {
+            oneSide = runs * perRunCopyNs + bytes * perByteNs;
+        }
+        else
+        {
+            oneSide = runs * perRunPackNs + 2 * bytes * perByteNs;
+        }
+        return oneSide / Math.max(1, copiers);
+    }
+
+    /** Estimated ns of the staged pipeline for {@code bytes} in fragments of {@code fragmentBytes}. */
+    public double stagedNs(final LayoutStats send, final LayoutStats recv, final long bytes, final long fragmentBytes)
+    {
+        final long fragments = Math.max(1, (bytes + fragmentBytes - 1) / Math.max(1, fragmentBytes));
+        final double pack = send.blockCount() * perRunPackNs + bytes * perByteNs;
+        final double unpack = recv.blockCount() * perRunPackNs + bytes * perByteNs;
+        return fragments * perFragmentNs + Math.max(pack, unpack) + Math.min(pack, unpack) / fragments;
+    }
+
+    /** The fragment size of {@link #FRAGMENT_SIZES} up to {@code maxFragmentBytes} with the lowest staged estimate. */
+    public long bestFragment(final LayoutStats send, final LayoutStats recv, final long bytes, final long maxFragmentBytes)
+    {
+        long best = Math.min(FRAGMENT_SIZES[0], maxFragmentBytes);
+        double bestNs = stagedNs(send, recv, bytes, best);
+        for (final long size : FRAGMENT_SIZES)
+        {
+            if (size <= maxFragmentBytes)
+            {
+                final double ns = stagedNs(send, recv, bytes, size);
+                if (ns < bestNs)
+                {
+                    best = size;
+                    bestNs = ns;
+                }
+            }
+        }
+        return best;
+    }
+
+    /** Whether a direct copy by {@code copiers} is estimated no slower than the best staged pipeline. */
+    public boolean preferDirect(final LayoutStats send, final LayoutStats recv, final long bytes, final int copiers,
+        final long maxFragmentBytes)
+    {
+        final long fragment = bestFragment(send, recv, bytes, maxFragmentBytes);
+        return directNs(send, recv, bytes, copiers) <= stagedNs(send, recv, bytes, fragment);
+    }
+
+    /**
+     * Measures the per-byte and per-run costs on this machine for about {@code budgetNs} (the minimum of
+     * repeated timings of each kernel, alternated): a contiguous copy of 128 KiB, a type-to-type copy and a pack
+     * of 8 Ki single doubles at stride 2 (a quarter of each for budgets under 100 ms, so that a start-up calibration
+     * gets more rounds in).
+     */
+    public static CopyCostModel calibrate(final long budgetNs)
+    {
+        final int doubles = budgetNs >= LONG_CALIBRATION_NS ? CALIBRATION_DOUBLES : CALIBRATION_DOUBLES / 4;
+        final double[] a = new double[doubles];
+        final double[] b = new double[doubles];
+        final long contiguousBytes = 8L * doubles;
+        final int runs = doubles / 2;
+        final long stridedBytes = 8L * runs;
+        final Datatype contiguous = Datatype.contiguous(doubles, Datatype.DOUBLE).commit();
+        final Datatype strided = Datatype.vector(runs, 1, 2, Datatype.DOUBLE).commit();
+        final Convertor contiguousSrc = Convertor.create(BufferView.of(a, "calibration"), 0, 1, contiguous);
+        final Convertor contiguousDst = Convertor.createForReceive(BufferView.of(b, "calibration"), 0, 1, contiguous);
+        final Convertor stridedSrc = Convertor.create(BufferView.of(a, "calibration"), 0, 1, strided);
+        final Convertor stridedDst = Convertor.createForReceive(BufferView.of(b, "calibration"), 0, 1, strided);
+        final long bBase = UnsafeApi.arrayBaseOffset(double[].class);
+        long contiguousNs = Long.MAX_VALUE;
+        long copyNs = Long.MAX_VALUE;
+        long packNs = Long.MAX_VALUE;
+        final long deadline = System.nanoTime() + budgetNs;
+        int rounds = 0;
+        while (rounds < 2 || System.nanoTime() - deadline < 0)
+        {
+            long t0 = System.nanoTime();
+            Convertor.copy(contiguousSrc, contiguousDst, 0, contiguousBytes);
+            long t1 = System.nanoTime();
+            contiguousNs = Math.min(contiguousNs, t1 - t0);
+            t0 = System.nanoTime();
+            Convertor.copy(stridedSrc, stridedDst, 0, stridedBytes);
+            t1 = System.nanoTime();
+            copyNs = Math.min(copyNs, t1 - t0);
+            stridedSrc.seek(0);
+            t0 = System.nanoTime();
+            stridedSrc.pack(b, bBase, stridedBytes);
+            t1 = System.nanoTime();
+            packNs = Math.min(packNs, t1 - t0);
+            rounds++;
+        }
+        final double perByte = (double)contiguousNs / contiguousBytes;
+        final double perRunCopy = Math.max(0, (copyNs - stridedBytes * perByte) / runs);
+        final double perRunPack = Math.max(0, (packNs - stridedBytes * perByte) / runs);
+        return new CopyCostModel(perByte, perRunCopy, perRunPack, DEFAULT_PER_FRAGMENT_NS,
+            "measured for " + budgetNs / 1_000_000 + " ms, " + rounds + " rounds");
+    }
+
+    /**
+     * Reads a calibration written by {@link #save}.
+     *
+     * @throws MpiException ERR_ARG naming the file when it cannot be read or a value is missing or malformed
+     */
+    public static CopyCostModel load(final Path file)
+    {
+        final Properties p = new Properties();
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8))
+        {
+            p.load(in);
+        }
+        catch (final IOException ex)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "jmpi.pvas.calibration: cannot read " + file + ": " + ex.getMessage() +
+                " (jmpirun --calibrate writes one)", ex);
+        }
+        final String origin = "file " + file;
+        return new CopyCostModel(value(p, PER_BYTE, origin), value(p, PER_RUN_COPY, origin), value(p, PER_RUN_PACK, origin),
+            value(p, PER_FRAGMENT, origin), origin);
+    }
+
+    private static double value(final Properties p, final String key, final String origin)
+    {
+        final String v = p.getProperty(key);
+        if (v == null)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "jmpi.pvas.calibration: " + origin + " has no " + key);
+        }
+        try
+        {
+            return Double.parseDouble(v.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "jmpi.pvas.calibration: " + origin + ": " + key + "='" + v + "' is not a number", ex);
+        }
+    }
+
+    /** Writes the figures as a properties file that {@link #load} reads (and a person may edit). */
+    public void save(final Path file) throws IOException
+    {
+        final Path parent = file.toAbsolutePath().getParent();
+        if (parent != null)
+        {
+            Files.createDirectories(parent);
+        }
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8))
+        {
+            out.write("# jmpi copy cost model (issue 11, docs/pvas.md): " + origin + "\n");
+            out.write("# ns per byte copied, per run step of a type-to-type copy, per run packed, per staged fragment\n");
+            out.write(String.format(Locale.ROOT, "%s=%.6f%n%s=%.4f%n%s=%.4f%n%s=%.1f%n", PER_BYTE, perByteNs, PER_RUN_COPY,
+                perRunCopyNs, PER_RUN_PACK, perRunPackNs, PER_FRAGMENT, perFragmentNs));
+        }
+    }
+
+    /** One line for {@code jmpi.pvas.stats}. */
+    public String describe()
+    {
+        return String.format(Locale.ROOT, "perByte=%.4f ns, perRunCopy=%.2f ns, perRunPack=%.2f ns, perFragment=%.0f ns (%s)",
+            perByteNs, perRunCopyNs, perRunPackNs, perFragmentNs, origin);
+    }
+}

@@ -1,0 +1,106 @@
+package org.jmpi.internal.datatype;
+
+import org.jmpi.Datatype;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CopyCostModelTest
+{
+    /** Figures of the order the 2-vCPU machine gives: 0.1 ns/B, 3 ns per copy step, 1 ns per packed run, 1.5 us per fragment. */
+    private static final CopyCostModel TYPICAL = new CopyCostModel(0.1, 3, 1, 1500, "test");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldCopyContiguousAndOneSidedScatteredLayoutsDirectly()
+    {
+        final LayoutStats contiguous = LayoutStats.contiguous(1 << 20);
+        assertTrue(TYPICAL.preferDirect(contiguous, contiguous, 1 << 20, 1, 65536));
+        final LayoutStats strided = new LayoutStats(16384, 8, 8);
+        assertTrue(TYPICAL.preferDirect(strided, LayoutStats.contiguous(131072), 131072, 1, 65536),
+            "one side contiguous: the direct copy walks the scattered side once, as packing would");
+        final LayoutStats coarse = new LayoutStats(16, 8192, 8192);
+        assertTrue(TYPICAL.preferDirect(coarse, coarse, 131072, 1, 65536), "coarse blocks on both sides");
+    }
+
+    @Test
+    void shouldStageFinelyScatteredLayoutsOnBothSides()
+    {
+        // NAS_MG_x: single doubles on both sides, where the PVAS paper's direct copy lost.
+        final LayoutStats singles = new LayoutStats(16384, 8, 8);
+        assertFalse(TYPICAL.preferDirect(singles, singles, 131072, 1, 65536));
+        assertTrue(TYPICAL.directNs(singles, singles, 131072, 2) < TYPICAL.directNs(singles, singles, 131072, 1),
+            "two copiers halve the direct estimate");
+    }
+
+    @Test
+    void shouldChooseLargerFragmentsWhenFragmentsCostMore()
+    {
+        final LayoutStats contiguous = LayoutStats.contiguous(1 << 20);
+        final long cheap = new CopyCostModel(0.1, 3, 1, 10, "cheap").bestFragment(contiguous, contiguous, 1 << 20, 65536);
+        final long dear = new CopyCostModel(0.1, 3, 1, 100_000, "dear").bestFragment(contiguous, contiguous, 1 << 20, 65536);
+        assertTrue(cheap < dear, cheap + " < " + dear);
+        assertEquals(65536, dear);
+        assertEquals(4096, new CopyCostModel(0.1, 3, 1, 100_000, "capped").bestFragment(contiguous, contiguous, 1 << 20, 4096));
+    }
+
+    @Test
+    void shouldMatchTheCursorsStatistics()
+    {
+        final Datatype vector = Datatype.vector(10, 2, 5, Datatype.DOUBLE).commit();
+        final Convertor c = Convertor.create(BufferView.of(new double[200], "test"), 0, 3, vector);
+        assertEquals(c.stats(), LayoutStats.of(vector, 3));
+        assertEquals(new LayoutStats(0, 0, 0), LayoutStats.of(vector, 0));
+        assertEquals(LayoutStats.contiguous(160 * 3), LayoutStats.of(Datatype.contiguous(20, Datatype.DOUBLE).commit(), 3));
+    }
+
+    @Test
+    void shouldMeasureFiniteCostsQuickly()
+    {
+        final long t0 = System.nanoTime();
+        final CopyCostModel m = CopyCostModel.calibrate(5_000_000);
+        assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "calibration took far beyond its budget");
+        assertTrue(m.perByteNs() > 0 && m.perByteNs() < 100, m.describe());
+        assertTrue(m.perRunCopyNs() >= 0 && m.perRunPackNs() >= 0, m.describe());
+        assertEquals(CopyCostModel.DEFAULT_PER_FRAGMENT_NS, m.perFragmentNs());
+    }
+
+    @Test
+    void shouldReadWhatItWrites() throws Exception
+    {
+        final Path file = dir.resolve("sub/calibration.properties");
+        TYPICAL.save(file);
+        final CopyCostModel read = CopyCostModel.load(file);
+        assertEquals(TYPICAL.perByteNs(), read.perByteNs(), 1e-6);
+        assertEquals(TYPICAL.perRunCopyNs(), read.perRunCopyNs(), 1e-4);
+        assertEquals(TYPICAL.perRunPackNs(), read.perRunPackNs(), 1e-4);
+        assertEquals(TYPICAL.perFragmentNs(), read.perFragmentNs(), 0.1);
+        assertTrue(read.origin().contains(file.toString()));
+    }
+
+    @Test
+    void shouldNameTheFileAndKeyOfABadCalibration() throws Exception
+    {
+        final Path file = dir.resolve("bad.properties");
+        Files.writeString(file, "perByteNs=0.1\nperRunCopyNs=3\nperRunPackNs=fast\nperFragmentNs=1500\n");
+        final MpiException bad = assertThrows(MpiException.class, () -> CopyCostModel.load(file));
+        assertEquals(ErrorClass.ERR_ARG, bad.errorClass());
+        assertTrue(bad.getMessage().contains("bad.properties") && bad.getMessage().contains("perRunPackNs"), bad.getMessage());
+        Files.writeString(file, "perByteNs=0.1\n");
+        assertTrue(assertThrows(MpiException.class, () -> CopyCostModel.load(file)).getMessage().contains("perRunCopyNs"));
+        Files.writeString(file, "perByteNs=-1\nperRunCopyNs=3\nperRunPackNs=1\nperFragmentNs=1500\n");
+        assertTrue(assertThrows(MpiException.class, () -> CopyCostModel.load(file)).getMessage().contains("perByteNs=-1"));
+        assertTrue(assertThrows(MpiException.class, () -> CopyCostModel.load(dir.resolve("missing"))).getMessage().contains("missing"));
+    }
+}
