@@ -27,6 +27,13 @@ public final class Compiler
 {
     /** Largest block kept apart from touching neighbours of the same length ({@link #keepUnmerged}). */
     static final long UNMERGED_MAX_BYTES = 32;
+    /**
+     * Most nodes a sequence takes over from the sequences among its parts; a part beyond stays one nested node.
+     * Flattening nested sequences multiplies their lengths: a type wire form of 63 bytes (indexed types of indexed
+     * types) asked for billions of nodes and ran the decoding JVM out of memory (TypeWireFormFuzzTest).
+     */
+    static final int FLATTEN_MAX = 1 << 16;
+
     /** Fewest blocks per uniform segment, on average, for {@link #segmented} to split a sequence. */
     static final int SEGMENT_MIN_BLOCKS = 8;
 
@@ -125,7 +132,7 @@ public final class Compiler
             {
                 continue;
             }
-            if (p.kind == Op.SEQ)
+            if (p.kind == Op.SEQ && flat.size() + p.children.length <= FLATTEN_MAX)
             {
                 for (int i = 0; i < p.children.length; i++)
                 {
