@@ -27,7 +27,7 @@ class SrunJobTest
             command.subList(0, 7));
         assertTrue(command.get(7).endsWith("/bin/java"), command.toString());
         assertTrue(command.contains("-Djmpi.eager.limit=8k"), command.toString());
-        assertEquals(List.of("-cp", "app.jar:/opt/jmpi/lib/a.jar", "Main", "x"), command.subList(command.size() - 4, command.size()));
+        assertEquals(List.of("-cp", "/opt/jmpi/lib/a.jar:app.jar", "Main", "x"), command.subList(command.size() - 4, command.size()));
     }
 
     @Test
