@@ -1,10 +1,17 @@
 package org.jmpi.coll;
 
+import static org.jmpi.coll.CollTestValues.INT_PAIR;
+import static org.jmpi.coll.CollTestValues.INT_SUM;
+import static org.jmpi.coll.CollTestValues.PREDEFINED;
+import static org.jmpi.coll.CollTestValues.TYPES;
+import static org.jmpi.coll.CollTestValues.ints;
+import static org.jmpi.coll.CollTestValues.outcome;
+import static org.jmpi.coll.CollTestValues.show;
+import static org.jmpi.coll.CollTestValues.values;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,6 +29,7 @@ import org.jmpi.Op;
 import org.jmpi.Ranks;
 import org.jmpi.Request;
 import org.jmpi.ThreadLevel;
+import org.jmpi.coll.CollTestValues.Call;
 import org.jmpi.internal.coll.node.NodeCollectives;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,20 +52,6 @@ class NodeCollectivesTest
 {
     private static final String[] OPS = {"barrier", "bcast", "reduce", "allreduce", "gather", "scatter", "allgather", "alltoall"};
     private static final String[] P2P = {"dissemination", "binomial", "binomial", "recursive_doubling", "linear", "linear", "ring", "linear"};
-    private static final Datatype[] TYPES = {Datatype.BYTE, Datatype.CHAR, Datatype.SHORT, Datatype.INT, Datatype.LONG, Datatype.FLOAT,
-        Datatype.DOUBLE, Datatype.BOOLEAN};
-    private static final Op[] PREDEFINED = {Op.SUM, Op.PROD, Op.MIN, Op.MAX, Op.LAND, Op.LOR, Op.LXOR, Op.BAND, Op.BOR, Op.BXOR, Op.REPLACE,
-        Op.NO_OP};
-    /** Commutative user op: element-wise sum of ints, applied to items of whatever type the call passes. */
-    private static final Op INT_SUM = Op.create((in, inout, count, type) ->
-    {
-        final int ints = (int)(count * type.size() / 4);
-        for (int i = 0; i < ints; i++)
-        {
-            inout.putInt(4 * i, inout.getInt(4 * i) + in.getInt(4 * i));
-        }
-    }, true);
-    private static final Datatype INT_PAIR = Datatype.contiguous(2, Datatype.INT).commit();
 
     private static Map<String, String> params(final String... algorithms)
     {
@@ -135,21 +129,6 @@ class NodeCollectivesTest
                 }
             }
         }
-    }
-
-    private static String show(final Object o)
-    {
-        if (o != null && o.getClass().isArray())
-        {
-            final int n = Array.getLength(o);
-            final StringBuilder b = new StringBuilder("[" + n + ":");
-            for (int i = 0; i < Math.min(n, 12); i++)
-            {
-                b.append(' ').append(Array.get(o, i));
-            }
-            return b.append(n > 12 ? " ...]" : "]").toString();
-        }
-        return String.valueOf(o);
     }
 
     @ParameterizedTest
@@ -413,70 +392,6 @@ class NodeCollectivesTest
     }
 
     // ------------------------------------------------------------------------------------------ helpers
-
-    @FunctionalInterface
-    private interface Call
-    {
-        void run();
-    }
-
-    /** The result buffer, or the error class the call failed with. */
-    private static Object outcome(final Call call, final Object result)
-    {
-        try
-        {
-            call.run();
-            return result;
-        }
-        catch (final MpiException ex)
-        {
-            return ex.errorClass();
-        }
-    }
-
-    private static int[] ints(final int count, final int seed)
-    {
-        final int[] a = new int[count];
-        for (int i = 0; i < count; i++)
-        {
-            a[i] = seed < 0 ? seed : seed * 31 + i;
-        }
-        return a;
-    }
-
-    /** {@code count} values of {@code type} from {@code rank} (small, so that sums and products stay exact); rank -1: a fill. */
-    private static Object values(final Datatype type, final int count, final int rank)
-    {
-        final Object a = switch (type.name())
-        {
-            case "BYTE" -> new byte[count];
-            case "CHAR" -> new char[count];
-            case "SHORT" -> new short[count];
-            case "INT" -> new int[count];
-            case "LONG" -> new long[count];
-            case "FLOAT" -> new float[count];
-            case "DOUBLE" -> new double[count];
-            case "BOOLEAN" -> new boolean[count];
-            default -> throw new IllegalArgumentException(type.name());
-        };
-        for (int i = 0; i < count; i++)
-        {
-            final int v = rank < 0 ? 99 : 1 + (i * 3 + rank * 5) % 4;
-            switch (a)
-            {
-                case byte[] x -> x[i] = (byte)v;
-                case char[] x -> x[i] = (char)v;
-                case short[] x -> x[i] = (short)v;
-                case int[] x -> x[i] = v;
-                case long[] x -> x[i] = v;
-                case float[] x -> x[i] = v;
-                case double[] x -> x[i] = v;
-                case boolean[] x -> x[i] = v % 2 == 0;
-                default -> throw new IllegalStateException();
-            }
-        }
-        return a;
-    }
 
     // ------------------------------------------------------------------------------------------ MULTIPLE
 
