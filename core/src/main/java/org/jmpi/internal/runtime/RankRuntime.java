@@ -84,7 +84,9 @@ public final class RankRuntime
 
     private RankRuntime(final ThreadLevel level)
     {
-        prepareInBackground();
+        final List<TransportProvider> providers = new ArrayList<>();
+        ServiceLoader.load(TransportProvider.class).forEach(providers::add);
+        prepareInBackground(List.copyOf(providers));
         rankContext = RankContext.current();
         if (rankContext != null)
         {
@@ -131,8 +133,6 @@ public final class RankRuntime
         final EngineWaker waker = new EngineWaker();
         final TransportContext context = new Context(nodes, jvms, waker,
             rankContext != null ? rankContext.job().shared() : new ConcurrentHashMap<>());
-        final List<TransportProvider> providers = new ArrayList<>();
-        ServiceLoader.load(TransportProvider.class).forEach(providers::add);
         final java.util.Set<String> replaced = new java.util.HashSet<>();
         for (final TransportProvider provider : TransportSelection.select(providers, params.get(CoreParams.TRANSPORTS)))
         {
@@ -242,12 +242,12 @@ public final class RankRuntime
      * monitor's management classes), so that it overlaps the bootstrap's round trips instead of following them
      * (docs/performance.md, "Start-up").
      */
-    private static void prepareInBackground()
+    private static void prepareInBackground(final List<TransportProvider> providers)
     {
         Thread.ofPlatform().daemon(true).name("jmpi-prepare").start(() ->
         {
             JitActivity.prepare();
-            for (final TransportProvider provider : ServiceLoader.load(TransportProvider.class))
+            for (final TransportProvider provider : providers)
             {
                 try
                 {
