@@ -33,6 +33,7 @@ import java.util.jar.JarFile;
  * @param help print usage instead of running
  * @param placement the hosts and how ranks map onto them; null for a job on this node only
  * @param srun inside a Slurm allocation, how to start the ranks with srun; null when jmpirun starts them itself
+ * @param bindTo {@code --bind-to}: {@link CpuBinding#AUTO}, {@link CpuBinding#CORE} or {@link CpuBinding#NONE}
  */
 record LaunchOptions(
     int rankCount,
@@ -48,7 +49,8 @@ record LaunchOptions(
     boolean info,
     boolean help,
     Placement placement,
-    SrunPlan srun)
+    SrunPlan srun,
+    String bindTo)
 {
     /**
      * The ranks of a job inside a Slurm allocation, started by one {@code srun} ({@link SrunJob}).
@@ -97,7 +99,7 @@ record LaunchOptions(
         final List<String> args = new ArrayList<>(first);
         args.addAll(jvmArgs);
         return new LaunchOptions(rankCount, threads, params, exports, tagOutput, timeoutNs, List.copyOf(args), classPath,
-            mainClass, appArgs, info, help, placement, srun);
+            mainClass, appArgs, info, help, placement, srun, bindTo);
     }
 
     /**
@@ -110,7 +112,7 @@ record LaunchOptions(
         final List<String> args = new ArrayList<>(jvmArgs);
         args.addAll(extra);
         return new LaunchOptions(2, false, Map.of(), Map.of(), false, trainingTimeoutNs, List.copyOf(args), List.of(),
-            AotTraining.class.getName(), List.of(), false, false, null, null);
+            AotTraining.class.getName(), List.of(), false, false, null, null, CpuBinding.NONE);
     }
 
     /** The launch agent when none is given. */
@@ -132,6 +134,9 @@ record LaunchOptions(
           --tag-output           prefix every line of output with the rank: "[1] ..."
           --timeout SECONDS      stop the job after SECONDS and exit with code 124
           --jvm-arg ARG          pass ARG to every rank JVM (repeatable), e.g. --jvm-arg -Xmx2g
+          --bind-to core|none    bind each rank JVM of this node to one CPU (core), or not (none); default:
+                                 core when this node's ranks fit the CPUs this launcher may use, else none
+                                 (docs/launcher.md, "CPU binding")
 
         across hosts (docs/cluster.md):
           --host H[:N],...       run on these hosts, N slots each (default 1); -np defaults to the slots
@@ -184,6 +189,7 @@ record LaunchOptions(
         boolean oversubscribe = false;
         String launchAgent = null;
         String launcher = "auto";
+        String bindTo = CpuBinding.AUTO;
         int i = 0;
         while (i < args.length && mainClass == null)
         {
@@ -206,6 +212,7 @@ record LaunchOptions(
                 case "--oversubscribe" -> oversubscribe = true;
                 case "--launch-agent" -> launchAgent = value(args, i++, arg);
                 case "--launcher" -> launcher = parseLauncher(value(args, i++, arg));
+                case "--bind-to" -> bindTo = CpuBinding.parseMode(value(args, i++, arg));
                 case "-cp", "-classpath", "--class-path" ->
                 {
                     classPath = splitClassPath(value(args, i++, arg));
@@ -233,7 +240,7 @@ record LaunchOptions(
         if (help)
         {
             return new LaunchOptions(Math.max(rankCount, 1), threads, params, exports, tagOutput, timeoutNs, jvmArgs,
-                classPath == null ? List.of() : classPath, mainClass, appArgs, info, true, null, null);
+                classPath == null ? List.of() : classPath, mainClass, appArgs, info, true, null, null, bindTo);
         }
         if (mainClass == null && !info)
         {
@@ -288,7 +295,7 @@ record LaunchOptions(
         {
             // 0 ranks: --info without a layout; otherwise the per-peer report describes this job.
             return new LaunchOptions(Math.max(rankCount, 0), threads, params, exports, tagOutput, timeoutNs, jvmArgs,
-                classPath == null ? List.of() : classPath, mainClass, appArgs, true, false, placement, null);
+                classPath == null ? List.of() : classPath, mainClass, appArgs, true, false, placement, null, bindTo);
         }
         if (rankCount < 0)
         {
@@ -302,7 +309,7 @@ record LaunchOptions(
         }
         return new LaunchOptions(rankCount, threads, Map.copyOf(params), Collections.unmodifiableMap(exports), tagOutput, timeoutNs,
             List.copyOf(jvmArgs),
-            List.copyOf(classPath), mainClass, List.copyOf(appArgs), false, false, placement, srun);
+            List.copyOf(classPath), mainClass, List.copyOf(appArgs), false, false, placement, srun, bindTo);
     }
 
     /** {@code name} with the {@code jmpi.} prefix added when missing. */

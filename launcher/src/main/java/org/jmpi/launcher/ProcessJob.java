@@ -197,6 +197,10 @@ final class ProcessJob
         final LaunchOptions.Placement placement = options.placement();
         final boolean hybrid = placement != null && options.threads();
         final List<String> command = hybrid ? hostJobCommand(options, jmpiClassPath) : command();
+        final int[] allowedCpus = CpuBinding.allowedCpus();
+        final int[] cpus = CpuBinding.plan(hybrid ? CpuBinding.NONE : options.bindTo(), localUnits(), allowedCpus);
+        final String taskset = cpus.length > 0 && cpus[0] >= 0 ? CpuBinding.taskset() : null;
+        int localUnit = 0;
         for (int unit = 0; unit < units.length; unit++)
         {
             final int first = units[unit][0];
@@ -232,7 +236,7 @@ final class ProcessJob
             }
             else
             {
-                builder = new ProcessBuilder(command);
+                builder = new ProcessBuilder(CpuBinding.bound(command, cpus[localUnit++], allowedCpus.length, taskset));
                 builder.environment().putAll(exports);
                 builder.environment().putAll(rankEnv);
             }
@@ -275,6 +279,17 @@ final class ProcessJob
             process.onExit().thenAccept(p -> events.add(new Exited(u, p.exitValue())));
         }
         return true;
+    }
+
+    /** How many units this launcher starts on this node (the others go through the launch agent). */
+    private int localUnits()
+    {
+        int local = 0;
+        for (final int[] unit : units)
+        {
+            local += remote[unit[0]] ? 0 : 1;
+        }
+        return local;
     }
 
     /** {@code java ... -cp <jmpi> org.jmpi.launcher.HostJob <user class path> Main args}: the user's classes load per rank. */

@@ -96,8 +96,11 @@ final class ThreadJob
         }
         System.setIn(new RankInputStream(savedIn));
         final AtomicReference<LocalJob.Outcome> outcome = new AtomicReference<>();
+        final int[] cpus = CpuBinding.plan(options.bindTo(), options.rankCount(), CpuBinding.allowedCpus());
+        final String taskset = cpus.length > 0 && cpus[0] >= 0 ? CpuBinding.taskset() : null;
         final Thread runner = Thread.ofPlatform().daemon().name("jmpirun-threads").start(() -> outcome.set(job.run(rank ->
         {
+            CpuBinding.bindThisThread(cpus[rank], taskset);
             final URLClassLoader loader = new URLClassLoader("jmpi-rank-" + rank, urls, parent);
             loaders.add(loader);
             Thread.currentThread().setContextClassLoader(loader);
