@@ -18,15 +18,25 @@ out=bench/target/compat
 mkdir -p "$out"
 cp="bench/target/classes:bench/target/lib/*:compat/target/classes"
 parts=${PARTS:-latency bandwidth allreduce}
+# Untimed round trips before a latency size above 64 KiB: 20 in a single run (OSU's way) leave a 1 MiB
+# ping-pong's 200 timed round trips mostly in the JIT's first tiers, and core and compat then differ by which
+# of them the compiler reached first; LARGE_WARMUP=2000 (the default here) compares warm paths.
+large_warmup=${LARGE_WARMUP:-2000}
+# Likewise up to 64 KiB: 5,000 untimed round trips leave the mean to the cold start's tail (3-4 us at 8 B against
+# a 0.25 us median); SMALL_WARMUP=200000 (the default here) compares warm means.
+small_warmup=${SMALL_WARMUP:-200000}
+# Allreduce calls before each size up to 64 KiB (a fiftieth above, at least 20), both harnesses: OSU's 1,000
+# leave an 8-byte allreduce at 6-14 us against about 1 us warm.
+coll_warmup=${COLL_WARMUP:-20000}
 max=$(printf '%s\n' "${sizes[@]}" | sort -n | tail -1)
 rm -f "$out"/*.txt
 for r in $(seq 1 "$rounds"); do
   if [[ " $parts " == *" latency "* ]]; then
     for s in "${sizes[@]}"; do
-      bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuLatency "$s" --from "$s" --direct --jit-warmup 0 >> "$out/core-buffer-$r.txt"
-      bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatLatency "$s" --from "$s" -a buffer >> "$out/compat-buffer-$r.txt"
-      bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuLatency "$s" --from "$s" --jit-warmup 0 >> "$out/core-arrays-$r.txt"
-      bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatLatency "$s" --from "$s" -a arrays >> "$out/compat-arrays-$r.txt"
+      bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuLatency "$s" --from "$s" --direct --jit-warmup 0 --small-warmup "$small_warmup" --large-warmup "$large_warmup" >> "$out/core-buffer-$r.txt"
+      bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatLatency "$s" --from "$s" -a buffer --small-warmup "$small_warmup" --large-warmup "$large_warmup" >> "$out/compat-buffer-$r.txt"
+      bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuLatency "$s" --from "$s" --jit-warmup 0 --small-warmup "$small_warmup" --large-warmup "$large_warmup" >> "$out/core-arrays-$r.txt"
+      bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatLatency "$s" --from "$s" -a arrays --small-warmup "$small_warmup" --large-warmup "$large_warmup" >> "$out/compat-arrays-$r.txt"
     done
   fi
   if [[ " $parts " == *" bandwidth "* ]]; then
@@ -36,8 +46,8 @@ for r in $(seq 1 "$rounds"); do
     bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatBandwidth "$max" -a arrays > "$out/bw-compat-arrays-$r.txt"
   fi
   if [[ " $parts " == *" allreduce "* ]]; then
-    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.coll.OsuCollective allreduce "$max" > "$out/ar-core-arrays-$r.txt"
-    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatAllreduce "$max" -a arrays > "$out/ar-compat-arrays-$r.txt"
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.coll.OsuCollective allreduce "$max" --warmup "$coll_warmup" > "$out/ar-core-arrays-$r.txt"
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatAllreduce "$max" -a arrays --warmup "$coll_warmup" > "$out/ar-compat-arrays-$r.txt"
   fi
 done
 python3 - "$out" "$rounds" "$parts" "${sizes[@]}" <<'PY'

@@ -7,7 +7,7 @@ import mpi.MPIException;
  * {@code OsuCollective allreduce} written against the Open MPI Java API (jmpi-compat), as OMB-J's osu_allreduce is:
  * per size (bytes per rank, doubled from 4) a warm-up, then timed calls; rank 0 prints the average, minimum and
  * maximum over ranks of the mean time per call, in OsuCollective's columns (same iterations: 10,000 up to 64 KiB,
- * 200 above; warm-up 1,000 and 20). {@code -a buffer} (default) uses direct IntBuffers from {@link MPI#newIntBuffer};
+ * 200 above; warm-up 1,000 and 20, or {@code --warmup N} and N / 50, at least 20). {@code -a buffer} (default) uses direct IntBuffers from {@link MPI#newIntBuffer};
  * {@code -a arrays} int[].
  * Usage: {@code bin/jmpirun -np N -cp 'bench/target/classes:bench/target/lib/*:compat/target/classes'
  * org.jmpi.bench.CompatAllreduce [maxBytes] [-a buffer|arrays]}
@@ -26,9 +26,10 @@ public final class CompatAllreduce
 
     public static void main(final String[] args) throws MPIException
     {
-        final BenchArgs parsed = BenchArgs.parse(args, "-a");
+        final BenchArgs parsed = BenchArgs.parse(args, "-a", "--warmup");
         final int maxBytes = parsed.positionalInt(0, 1 << 20);
         final boolean arrays = parsed.option("-a", "buffer").equals("arrays");
+        final int smallWarmup = parsed.intOption("--warmup", SMALL_WARMUP);
         MPI.Init(args);
         final int rank = MPI.COMM_WORLD.getRank();
         final int size = MPI.COMM_WORLD.getSize();
@@ -44,7 +45,7 @@ public final class CompatAllreduce
             final Object send = arrays ? new int[ints] : MPI.newIntBuffer(ints);
             final Object recv = arrays ? new int[ints] : MPI.newIntBuffer(ints);
             final int iterations = bytes > LARGE_SIZE ? LARGE_ITERATIONS : SMALL_ITERATIONS;
-            final int warmup = bytes > LARGE_SIZE ? LARGE_WARMUP : SMALL_WARMUP;
+            final int warmup = bytes > LARGE_SIZE ? Math.max(LARGE_WARMUP, smallWarmup / 50) : smallWarmup;
             for (int i = 0; i < warmup; i++)
             {
                 MPI.COMM_WORLD.allReduce(send, recv, ints, MPI.INT, MPI.SUM);

@@ -11,7 +11,9 @@ import mpi.MPIException;
  * same method, sizes, iteration counts and output, so the two can be compared run for run and the cost of
  * the compat layer read off. {@code -a buffer} (the default, OMB-J's) uses direct ByteBuffers from
  * {@link MPI#newByteBuffer}; {@code -a arrays} uses byte[].
- * Usage: {@code bin/jmpirun -np 2 -cp bench/target/classes:compat/target/classes org.jmpi.bench.CompatLatency [maxBytes] [-a buffer|arrays] [--from minBytes]}
+ * Usage: {@code bin/jmpirun -np 2 -cp bench/target/classes:compat/target/classes org.jmpi.bench.CompatLatency [maxBytes] [-a buffer|arrays] [--from minBytes] [--small-warmup N] [--large-warmup N]}
+ * ({@code --small-warmup}, {@code --large-warmup}: untimed round trips before each size up to 64 KiB and above it,
+ * 5,000 and 20 by default as OsuLatency's)
  */
 public final class CompatLatency
 {
@@ -30,6 +32,8 @@ public final class CompatLatency
         int maxBytes = 4 << 20;
         int fromBytes = 0;
         boolean arrays = false;
+        int largeWarmup = LARGE_WARMUP;
+        int smallWarmup = SMALL_WARMUP;
         for (int i = 0; i < args.length; i++)
         {
             if (args[i].equals("-a") && i + 1 < args.length)
@@ -39,6 +43,14 @@ public final class CompatLatency
             else if (args[i].equals("--from") && i + 1 < args.length)
             {
                 fromBytes = Integer.parseInt(args[++i]);
+            }
+            else if (args[i].equals("--large-warmup") && i + 1 < args.length)
+            {
+                largeWarmup = Integer.parseInt(args[++i]);
+            }
+            else if (args[i].equals("--small-warmup") && i + 1 < args.length)
+            {
+                smallWarmup = Integer.parseInt(args[++i]);
             }
             else if (!args[i].startsWith("-"))
             {
@@ -61,7 +73,7 @@ public final class CompatLatency
         {
             final boolean large = size > LARGE_SIZE;
             final int iterations = large ? LARGE_ITERATIONS : SMALL_ITERATIONS;
-            final int warmup = large ? LARGE_WARMUP : SMALL_WARMUP;
+            final int warmup = large ? largeWarmup : smallWarmup;
             MPI.COMM_WORLD.barrier();
             final long[] roundTripNs = new long[iterations];
             double start = 0;

@@ -39,11 +39,13 @@ public final class OsuLatency
 
     public static void main(final String[] args)
     {
-        final BenchArgs parsed = BenchArgs.parse(args, "--jit-warmup", "--from");
+        final BenchArgs parsed = BenchArgs.parse(args, "--jit-warmup", "--from", "--large-warmup", "--small-warmup");
         final int maxBytes = parsed.positionalInt(0, 4 << 20);
         final int fromBytes = parsed.intOption("--from", 0);
         final boolean direct = parsed.flag("--direct");
         final int jitWarmup = parsed.intOption("--jit-warmup", JitWarmup.DEFAULT_ROUND_TRIPS);
+        final int largeWarmup = parsed.intOption("--large-warmup", LARGE_WARMUP);
+        final int smallWarmup = parsed.intOption("--small-warmup", SMALL_WARMUP);
         try (Mpi mpi = Mpi.init(args))
         {
             final Comm world = mpi.world();
@@ -64,7 +66,7 @@ public final class OsuLatency
             {
                 final boolean large = size > LARGE_SIZE;
                 final int iterations = large ? LARGE_ITERATIONS : SMALL_ITERATIONS;
-                final int warmup = large ? LARGE_WARMUP : SMALL_WARMUP;
+                final int warmup = large ? largeWarmup : smallWarmup;
                 world.barrier();
                 roundTrips.reset();
                 double start = 0;
