@@ -3,7 +3,8 @@
 # JVMs over shared memory, as ../shared/baseline/README.md asks:
 #  - latency:   OsuLatency (core) and CompatLatency (the same ping-pong written as OMB-J's osu_latency is), both
 #               with direct ByteBuffers, then both with byte[]; each run measures one size;
-#  - bandwidth: OsuBandwidth bw (core) and CompatBandwidth (osu_bw's window of 64 through compat), direct and byte[];
+#  - bandwidth: OsuBandwidth bw and bibw (core) and CompatBandwidth bw and bibw (osu_bw's and osu_bibw's window of 64
+#               through compat), direct and byte[];
 #               each run measures every size up to the largest asked, the table shows the sizes asked;
 #  - allreduce: OsuCollective allreduce (core) and CompatAllreduce, int[] on both sides (core's harness has no
 #               direct form), every size from 4 B up to the largest asked.
@@ -44,6 +45,10 @@ for r in $(seq 1 "$rounds"); do
     bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatBandwidth "$max" -a buffer > "$out/bw-compat-buffer-$r.txt"
     bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuBandwidth bw "$max" > "$out/bw-core-arrays-$r.txt"
     bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatBandwidth "$max" -a arrays > "$out/bw-compat-arrays-$r.txt"
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuBandwidth bibw "$max" --direct > "$out/bibw-core-buffer-$r.txt"
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatBandwidth bibw "$max" -a buffer > "$out/bibw-compat-buffer-$r.txt"
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.OsuBandwidth bibw "$max" > "$out/bibw-core-arrays-$r.txt"
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatBandwidth bibw "$max" -a arrays > "$out/bibw-compat-arrays-$r.txt"
   fi
   if [[ " $parts " == *" allreduce "* ]]; then
     bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.coll.OsuCollective allreduce "$max" --warmup "$coll_warmup" > "$out/ar-core-arrays-$r.txt"
@@ -88,6 +93,7 @@ for kind in ("buffer", "arrays") if "latency" in parts else ():
               f"{statistics.median(x[s][1] for x in core):>11.2f} {statistics.median(x[s][1] for x in comp):>13.2f} {dr:>6.3f}")
 for kind in ("buffer", "arrays") if "bandwidth" in parts else ():
     table(f"bw {kind}", f"bw-core-{kind}-%d.txt", f"bw-compat-{kind}-%d.txt", 1, "MB/s")
+    table(f"bibw {kind}", f"bibw-core-{kind}-%d.txt", f"bibw-compat-{kind}-%d.txt", 1, "MB/s")
 if "allreduce" in parts:
     table("allreduce int[] (2 ranks)", "ar-core-arrays-%d.txt", "ar-compat-arrays-%d.txt", 1, "average latency in us")
 PY

@@ -7,8 +7,10 @@ import mpi.MPIException;
 import mpi.Request;
 
 /**
- * {@link OsuBandwidth}'s {@code bw} written against the Open MPI Java API (jmpi-compat), as OMB-J's osu_bw is: rank 0
- * posts a window of {@code iSend}s, rank 1 as many {@code iRecv}s, both wait for all, rank 1 acknowledges with 4 bytes.
+ * {@link OsuBandwidth}'s {@code bw} and {@code bibw} written against the Open MPI Java API (jmpi-compat), as OMB-J's
+ * osu_bw and osu_bibw are. bw: rank 0 posts a window of {@code iSend}s, rank 1 as many {@code iRecv}s, both wait for
+ * all, rank 1 acknowledges with 4 bytes. bibw: both ranks post a window of {@code iRecv}s and one of {@code iSend}s and
+ * wait for all; twice the bytes, timed on rank 0.
  * Same window (64), iteration counts (1,000 windows up to 8 KiB, 100 above, a tenth of each as warm-up) and JIT
  * warm-up (6,000 windows of 8 B and 4 KiB alternately) as OsuBandwidth, so the two compare row for row.
  * {@code -a buffer} (default, OMB-J's) uses direct ByteBuffers from {@link MPI#newByteBuffer}; {@code -a arrays} byte[].
@@ -18,7 +20,7 @@ import mpi.Request;
  * 8                       21.10
  * </pre>
  * Usage: {@code bin/jmpirun -np 2 -cp 'bench/target/classes:bench/target/lib/*:compat/target/classes'
- * org.jmpi.bench.CompatBandwidth [maxBytes] [-a buffer|arrays]}
+ * org.jmpi.bench.CompatBandwidth [bw|bibw] [maxBytes] [-a buffer|arrays]}
  */
 public final class CompatBandwidth
 {
@@ -32,11 +34,14 @@ public final class CompatBandwidth
     private final Object sendBuf;
     private final Object recvBuf;
     private final byte[] ack = new byte[4];
-    private final Request[] requests = new Request[WINDOW];
+    private final Request[] requests;
     private final int rank;
+    private final boolean bibw;
 
-    private CompatBandwidth(final int maxBytes, final boolean arrays) throws MPIException
+    private CompatBandwidth(final int maxBytes, final boolean arrays, final boolean bibw) throws MPIException
     {
+        this.bibw = bibw;
+        this.requests = new Request[bibw ? 2 * WINDOW : WINDOW];
         final int bytes = Math.max(1, maxBytes);
         this.sendBuf = arrays ? new byte[bytes] : MPI.newByteBuffer(bytes);
         this.recvBuf = arrays ? new byte[bytes] : MPI.newByteBuffer(bytes);
@@ -46,17 +51,23 @@ public final class CompatBandwidth
     public static void main(final String[] args) throws MPIException
     {
         final BenchArgs parsed = BenchArgs.parse(args, "-a");
-        final int maxBytes = parsed.positionalInt(0, 4 << 20);
+        final boolean named = parsed.positionalCount() > 0 && !parsed.positional(0).matches("\\d+");
+        final String mode = named ? parsed.positional(0) : "bw";
+        if (!mode.equals("bw") && !mode.equals("bibw"))
+        {
+            throw new IllegalArgumentException("mode must be bw or bibw, got '" + mode + "'");
+        }
+        final int maxBytes = parsed.positionalInt(named ? 1 : 0, 4 << 20);
         final boolean arrays = parsed.option("-a", "buffer").equals("arrays");
         MPI.Init(args);
         if (MPI.COMM_WORLD.getSize() < 2)
         {
             throw new IllegalStateException("CompatBandwidth needs 2 ranks");
         }
-        final CompatBandwidth bench = new CompatBandwidth(maxBytes, arrays);
+        final CompatBandwidth bench = new CompatBandwidth(maxBytes, arrays, mode.equals("bibw"));
         if (bench.rank == 0)
         {
-            System.out.printf("# jmpi-compat bw (window %d, %s, %d ranks)%n", WINDOW, arrays ? "byte[]" : "direct ByteBuffer",
+            System.out.printf("# jmpi-compat %s (window %d, %s, %d ranks)%n", mode, WINDOW, arrays ? "byte[]" : "direct ByteBuffer",
                 MPI.COMM_WORLD.getSize());
             System.out.printf("# %-10s %18s%n", "Size", "Bandwidth (MB/s)");
         }
@@ -82,7 +93,7 @@ public final class CompatBandwidth
             if (bench.rank == 0)
             {
                 final double seconds = (System.nanoTime() - start) * 1e-9;
-                final double rate = (double)loop * WINDOW / seconds;
+                final double rate = (double)loop * WINDOW * (bench.bibw ? 2 : 1) / seconds;
                 System.out.printf(Locale.ROOT, "%-12d %18.2f%n", size, rate * size / 1e6);
             }
         }
@@ -91,7 +102,23 @@ public final class CompatBandwidth
 
     private void window(final int size) throws MPIException
     {
-        if (rank == 0)
+        if (bibw)
+        {
+            if (rank < 2)
+            {
+                final int peer = 1 - rank;
+                for (int j = 0; j < WINDOW; j++)
+                {
+                    requests[j] = MPI.COMM_WORLD.iRecv(recvBuf, size, MPI.BYTE, peer, DATA_TAG);
+                }
+                for (int j = 0; j < WINDOW; j++)
+                {
+                    requests[WINDOW + j] = MPI.COMM_WORLD.iSend(sendBuf, size, MPI.BYTE, peer, DATA_TAG);
+                }
+                Request.waitAll(requests);
+            }
+        }
+        else if (rank == 0)
         {
             for (int j = 0; j < WINDOW; j++)
             {
