@@ -1,6 +1,7 @@
 package org.jmpi.internal.pt2pt;
 
 import org.agrona.MutableDirectBuffer;
+import org.jmpi.internal.datatype.Convertor;
 import org.jmpi.spi.FrameWriter;
 
 import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
@@ -91,7 +92,14 @@ final class FrameEncoder implements FrameWriter
         writeEnvelope(buffer, index, s);
         if (s.totalBytes > 0)
         {
-            s.convertor.pack(buffer, index + ENVELOPE_LENGTH, (int)s.totalBytes);
+            if (s.convertor == null)
+            {
+                Convertor.packRun(s.view.base(), s.runAddress, buffer, index + ENVELOPE_LENGTH, (int)s.totalBytes);
+            }
+            else
+            {
+                s.convertor.pack(buffer, index + ENVELOPE_LENGTH, (int)s.totalBytes);
+            }
         }
     }
 

@@ -160,14 +160,13 @@ public final class PointToPoint
         {
             throw new MpiException(ErrorClass.ERR_BUFFER, op + ": receive buffer is read-only");
         }
-        final Convertor convertor = Convertor.createForReceive(view, offset, count, type);
         if (source == Comm.PROC_NULL)
         {
+            Convertor.createForReceive(view, offset, count, type); // the checks a real receive would make
             return null;
         }
-        final RecvRequestImpl r = new RecvRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, source, tag, convertor,
-            Signatures.homogeneousCode(type));
-        r.elementOffset = offset;
+        final RecvRequestImpl r = new RecvRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, source, tag, view, offset,
+            count, type, Signatures.homogeneousCode(type));
         r.sourcesWorld = c.worldRanks;
         return r;
     }

@@ -1,8 +1,11 @@
 package org.jmpi.internal.pt2pt;
 
+import org.agrona.DirectBuffer;
+import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.Status;
+import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.datatype.Convertor;
 import org.jmpi.internal.engine.ProgressEngine;
 
@@ -15,7 +18,16 @@ import org.jmpi.internal.engine.ProgressEngine;
 final class RecvRequestImpl extends RequestImpl implements Runnable
 {
     final Protocol protocol;
-    final Convertor convertor;
+    /**
+     * The cursor over the receive buffer; null for a buffer whose items are one native run ({@link #runAddress})
+     * until a rendezvous path needs it ({@link #ensureConvertor}): an eager message into contiguous data needs none.
+     */
+    Convertor convertor;
+    final BufferView view;
+    final long count;
+    final Datatype type;
+    /** With {@code view.base()}: the address of the items when they are one native run, else -1. */
+    final long runAddress;
     final long capacityBytes;
     final int sigCode;
     final Posted entry = new Posted(this);
@@ -24,7 +36,7 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
     int[] sourcesWorld;
     long id;
     /** Where the receive buffer's items start, in its elements (the split copy tells the sender). */
-    long elementOffset;
+    final long elementOffset;
     int messageSource;
     int messageTag;
     long messageBytes;
@@ -51,17 +63,47 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
         final int contextId,
         final int source,
         final int tag,
-        final Convertor convertor,
+        final BufferView view,
+        final long elementOffset,
+        final long count,
+        final Datatype type,
         final int sigCode)
     {
         super(engine, errors);
         this.protocol = protocol;
-        this.convertor = convertor;
-        this.capacityBytes = convertor.totalBytes();
+        this.view = view;
+        this.elementOffset = elementOffset;
+        this.count = count;
+        this.type = type;
+        this.runAddress = Convertor.nativeRunAddress(view, elementOffset, count, type, Convertor.RECEIVE);
+        this.convertor = runAddress >= 0 ? null : Convertor.createForReceive(view, elementOffset, count, type);
+        this.capacityBytes = convertor == null ? count * type.size() : convertor.totalBytes();
         this.sigCode = sigCode;
         entry.contextId = contextId;
         entry.source = source;
         entry.tag = tag;
+    }
+
+    /** Makes the cursor a one-run receive left out (a rendezvous path walks the buffer with it). Engine thread. */
+    void ensureConvertor()
+    {
+        if (convertor == null)
+        {
+            convertor = Convertor.createForReceive(view, elementOffset, count, type);
+        }
+    }
+
+    /** Copies an eager payload of {@code n} bytes at {@code index} into the receive buffer. Engine thread. */
+    void unpackEager(final DirectBuffer buffer, final int index, final int n)
+    {
+        if (convertor == null)
+        {
+            Convertor.unpackRun(buffer, index, n, view.base(), runAddress);
+        }
+        else
+        {
+            convertor.unpack(buffer, index, n);
+        }
     }
 
     /** Completes with the matched message's status and any error recorded while receiving. Engine thread. */

@@ -295,7 +295,7 @@ final class RecvSide
         final long take = accept(r, source, tag, sigCode, length);
         if (take > 0)
         {
-            r.convertor.unpack(buffer, payloadIndex, (int)take);
+            r.unpackEager(buffer, payloadIndex, (int)take);
         }
         returnCredits(ch, cost);
         if (sync)
@@ -317,6 +317,7 @@ final class RecvSide
         final Object arrival)
     {
         final long accept = accept(r, source, tag, sigCode, length);
+        r.ensureConvertor();
         path.onMatched(r, ch, senderRequest, accept, arrival);
     }
 

@@ -32,7 +32,13 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
     final long elementOffset;
     final long count;
     final Datatype type;
-    final Convertor convertor;
+    /**
+     * The cursor over the send buffer; null for a message whose data is one native run ({@link #runAddress}) until a
+     * rendezvous path needs it ({@link #ensureConvertor}): an eager message of contiguous data needs none.
+     */
+    Convertor convertor;
+    /** With {@code view.base()}: the address of the data when it is one native run, else -1. */
+    final long runAddress;
     final long totalBytes;
     private final Protocol protocol;
     /** Runs on the engine thread when the send completes (buffered sends free their space). */
@@ -79,9 +85,19 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
         this.elementOffset = elementOffset;
         this.count = count;
         this.type = type;
-        this.convertor = Convertor.create(view, elementOffset, count, type);
-        this.totalBytes = convertor.totalBytes();
+        this.runAddress = Convertor.nativeRunAddress(view, elementOffset, count, type, 0);
+        this.convertor = runAddress >= 0 ? null : Convertor.create(view, elementOffset, count, type);
+        this.totalBytes = convertor == null ? count * type.size() : convertor.totalBytes();
         this.sigCode = sigCode;
+    }
+
+    /** Makes the cursor a one-run message left out (a rendezvous path walks the buffer with it). Engine thread. */
+    void ensureConvertor()
+    {
+        if (convertor == null)
+        {
+            convertor = Convertor.create(view, elementOffset, count, type);
+        }
     }
 
     /** Posts the send; run by the engine ({@link ProgressEngine#execute}: inline in direct mode). */

@@ -66,6 +66,7 @@ final class SendSide
         }
         else
         {
+            s.ensureConvertor();
             // A send buffer the peer memory cannot expose (heap, across JVMs) still offers the split copy with no
             // handle: if the receiver's buffer is exposable the sender copies everything into it, else it answers CTS.
             s.path = !selector.offerDirect(ch) ? fragments : !peerCopy.prepare(s, ch) ? typeNotSendable()

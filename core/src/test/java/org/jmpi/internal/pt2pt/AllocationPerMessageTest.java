@@ -87,7 +87,7 @@ class AllocationPerMessageTest
         final Map<String, Long> perMessage = measure();
         System.out.println("allocation per message (bytes): " + perMessage);
         assertEquals(0, perMessage.get("iprobe"), "an iprobe that finds nothing: " + perMessage);
-        assertTrue(perMessage.get("blocking") <= 504, "blocking send and recv of 8 bytes: " + perMessage);
-        assertTrue(perMessage.get("nonblocking") <= 600, "isend, irecv and await of 128 bytes: " + perMessage);
+        assertTrue(perMessage.get("blocking") <= 330, "blocking send and recv of 8 bytes: " + perMessage);
+        assertTrue(perMessage.get("nonblocking") <= 430, "isend, irecv and await of 128 bytes: " + perMessage);
     }
 }
