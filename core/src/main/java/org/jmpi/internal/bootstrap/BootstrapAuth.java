@@ -1,7 +1,5 @@
 package org.jmpi.internal.bootstrap;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -27,7 +25,8 @@ public final class BootstrapAuth
     private static final byte[] WRAP_LABEL = "jmpi rank key wrap".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DERIVE_LABEL = "jmpi slurm ticket".getBytes(StandardCharsets.US_ASCII);
 
-    private static final String ALGORITHM = "HmacSHA256";
+    /** SHA-256's block length in bytes (HMAC's pad length). */
+    private static final int HMAC_BLOCK = 64;
     /** Made at first use: a rank, which only proves and unwraps, never pays for it (about 25 ms of its start-up). */
     private static final class Random
     {
@@ -92,22 +91,51 @@ public final class BootstrapAuth
 
     private static byte[] mac(final byte[] secret, final byte[] label, final byte[] nonce, final String jobId, final int rank)
     {
+        final byte[] jobBytes = jobId.getBytes(StandardCharsets.UTF_8);
+        final byte[] rankBytes = ByteBuffer.allocate(Integer.BYTES).order(BootstrapProtocolDescriptor.BYTE_ORDER).putInt(0, rank).array();
+        return label == null ? hmacSha256(secret, nonce, jobBytes, rankBytes) : hmacSha256(secret, label, nonce, jobBytes, rankBytes);
+    }
+
+    /**
+     * HMAC-SHA256 (RFC 2104) of the concatenated {@code parts}, over {@code MessageDigest}: the JDK's first provider
+     * has SHA-256, where {@code Mac.getInstance} walks the provider list to SunJCE and instantiates SunEC on the way,
+     * whose curve table (parsed into BigIntegers) cost a rank 10-20 ms of its start-up and an early C2 compile.
+     * {@code BootstrapAuthTest} checks it against {@code javax.crypto.Mac}.
+     */
+    static byte[] hmacSha256(final byte[] key, final byte[]... parts)
+    {
+        final MessageDigest sha = sha256();
+        final byte[] block = new byte[HMAC_BLOCK];
+        final byte[] k = key.length > HMAC_BLOCK ? sha.digest(key) : key;
+        System.arraycopy(k, 0, block, 0, k.length);
+        final byte[] pad = new byte[HMAC_BLOCK];
+        for (int i = 0; i < HMAC_BLOCK; i++)
+        {
+            pad[i] = (byte)(block[i] ^ 0x36);
+        }
+        sha.update(pad);
+        for (final byte[] part : parts)
+        {
+            sha.update(part);
+        }
+        final byte[] inner = sha.digest();
+        for (int i = 0; i < HMAC_BLOCK; i++)
+        {
+            pad[i] = (byte)(block[i] ^ 0x5c);
+        }
+        sha.update(pad);
+        return sha.digest(inner);
+    }
+
+    private static MessageDigest sha256()
+    {
         try
         {
-            final Mac mac = Mac.getInstance(ALGORITHM);
-            mac.init(new SecretKeySpec(secret, ALGORITHM));
-            if (label != null)
-            {
-                mac.update(label);
-            }
-            mac.update(nonce);
-            mac.update(jobId.getBytes(StandardCharsets.UTF_8));
-            mac.update(ByteBuffer.allocate(Integer.BYTES).order(BootstrapProtocolDescriptor.BYTE_ORDER).putInt(0, rank).array());
-            return mac.doFinal();
+            return MessageDigest.getInstance("SHA-256");
         }
         catch (final GeneralSecurityException ex)
         {
-            throw new IllegalStateException("HmacSHA256 unavailable in this JDK", ex);
+            throw new IllegalStateException("SHA-256 unavailable in this JDK", ex);
         }
     }
 

@@ -62,4 +62,37 @@ class BootstrapAuthTest
         assertEquals(16, jobId.length());
         assertFalse(jobId.equals(BootstrapEnv.newJobId()));
     }
+
+    @Test
+    void shouldComputeTheHmacTheJdkComputes() throws Exception
+    {
+        final java.util.Random random = new java.util.Random(42);
+        for (final int keyLength : new int[] {0, 1, 32, 63, 64, 65, 200})
+        {
+            final byte[] key = new byte[keyLength];
+            random.nextBytes(key);
+            final byte[] a = new byte[random.nextInt(100)];
+            final byte[] b = new byte[random.nextInt(100)];
+            random.nextBytes(a);
+            random.nextBytes(b);
+            final javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(key.length == 0 ? new byte[1] : key, "HmacSHA256"));
+            if (key.length == 0)
+            {
+                // SecretKeySpec refuses an empty key; a one-byte zero key pads to the same block.
+                assertArrayEquals(mac.doFinal(concat(a, b)), BootstrapAuth.hmacSha256(key, a, b), "empty key");
+                continue;
+            }
+            mac.update(a);
+            mac.update(b);
+            assertArrayEquals(mac.doFinal(), BootstrapAuth.hmacSha256(key, a, b), "key of " + keyLength + " bytes");
+        }
+    }
+
+    private static byte[] concat(final byte[] a, final byte[] b)
+    {
+        final byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
 }
