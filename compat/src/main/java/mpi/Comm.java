@@ -208,10 +208,18 @@ public class Comm extends Collectives implements Freeable, Cloneable
         return new Info(call(org.jmpi.Comm::getInfo));
     }
 
-    /** MPI_Comm_disconnect: as free, after the pending communication on it (jmpi completes it first). */
+    /**
+     * MPI_Comm_disconnect: collective over every member (both groups of an intercommunicator): waits until the
+     * communication on it is done (a barrier), then frees it; this handle becomes MPI_COMM_NULL.
+     */
     public final void disconnect() throws MPIException
     {
-        free();
+        run(org.jmpi.Comm::disconnect);
+        comm = null;
+        if (pending != null)
+        {
+            pending[0] = null;
+        }
     }
 
     /** MPI_Comm_group. */

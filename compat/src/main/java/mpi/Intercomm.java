@@ -2,7 +2,7 @@ package mpi;
 
 /**
  * An intercommunicator (Open MPI Java API) over a jmpi {@link org.jmpi.Intercomm}: two groups; made by
- * {@link Comm#createIntercomm}. The collectives of {@link Comm} work across the groups (rooted ones take
+ * {@link Comm#createIntercomm}, {@link Intracomm#accept} and {@link Intracomm#connect}. The collectives of {@link Comm} work across the groups (rooted ones take
  * {@link MPI#ROOT} and {@link MPI#PROC_NULL} as MPI says).
  */
 public final class Intercomm extends Comm
@@ -83,7 +83,10 @@ public final class Intercomm extends Comm
         return new Intracomm(call(c -> i.merge(high)));
     }
 
-    /** MPI_Comm_get_parent: jmpi does not spawn processes, so this is always a null intercommunicator. */
+    /**
+     * MPI_Comm_get_parent: a null intercommunicator ({@link #isNull()}), as for every process that was not spawned;
+     * jmpi does not spawn processes yet (issue 13), so that is every process.
+     */
     public static Intercomm getParent() throws MPIException
     {
         MPI.check();

@@ -3,18 +3,16 @@ package mpi;
 import java.nio.Buffer;
 
 import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
 
 /**
  * An intracommunicator (Open MPI Java API) over a jmpi {@link org.jmpi.Intracomm}: {@link MPI#COMM_WORLD},
  * {@link MPI#COMM_SELF} and what split, create and the topology constructors make. Adds scan and exscan.
- * Dynamic processes (spawn, ports, name publishing) are not in jmpi: those methods throw
- * {@link UnsupportedOperationException} (docs/compat.md).
+ * Dynamic processes: ports, connect/accept and name publishing work between groups of one job; spawn and
+ * connecting two jobs throw {@link UnsupportedOperationException} naming issue 13 (docs/compat.md, "Dynamic processes").
  */
 public class Intracomm extends Comm
 {
-    private static final String NO_DYNAMIC = " is not implemented: jmpi has no dynamic process management "
-        + "(issue 13, docs/compat.md 'Not implemented')";
-
     /** A null intracommunicator. */
     protected Intracomm()
     {
@@ -227,95 +225,138 @@ public class Intracomm extends Comm
         return start(c -> ((org.jmpi.Intracomm)c).iexscan(org.jmpi.Comm.IN_PLACE, 0, buf, 0, count, t, o));
     }
 
-    /** MPI_Open_port: not implemented (no dynamic processes in jmpi). */
+    /** Runs a call of the rank's jmpi environment (ports and names); a jmpi error becomes an {@link MPIException}. */
+    private static <T> T env(final java.util.function.Function<org.jmpi.Mpi, T> body) throws MPIException
+    {
+        final org.jmpi.Mpi mpi = MPI.mpi();
+        try
+        {
+            return body.apply(mpi);
+        }
+        catch (final MpiException ex)
+        {
+            throw MPIException.of(ex);
+        }
+    }
+
+    /**
+     * MPI_Open_port: a port owned by the calling rank for {@link #accept}; its name is opaque. Errors go to
+     * {@link MPI#COMM_SELF}'s error handler (set {@link MPI#ERRORS_RETURN} there to get them as exceptions).
+     */
     public static String openPort() throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.openPort" + NO_DYNAMIC);
+        return env(org.jmpi.Mpi::openPort);
     }
 
-    /** MPI_Open_port: not implemented. */
+    /** MPI_Open_port with info (no key is acted on). */
     public static String openPort(final Info info) throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.openPort" + NO_DYNAMIC);
+        return openPort();
     }
 
-    /** MPI_Close_port: not implemented. */
+    /** MPI_Close_port: ERR_PORT when the port is not open on this rank; pending and later connects to it fail with ERR_PORT. */
     public static void closePort(final String name) throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.closePort" + NO_DYNAMIC);
+        env(m ->
+        {
+            m.closePort(name);
+            return null;
+        });
     }
 
-    /** MPI_Comm_accept: not implemented. */
+    /** MPI_Comm_accept: waits for a connect to {@code port} (significant at {@code root}, which opened it). Collective. */
     public final Intercomm accept(final String port, final int root) throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.accept" + NO_DYNAMIC);
+        return accept(port, MPI.INFO_NULL, root);
     }
 
-    /** MPI_Comm_accept: not implemented. */
+    /** MPI_Comm_accept with info (no key is acted on). Between groups of one job (docs/compat.md, "Dynamic processes"). */
     public final Intercomm accept(final String port, final Info info, final int root) throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.accept" + NO_DYNAMIC);
+        final org.jmpi.Info i = Info.core(info);
+        return new Intercomm(call(c -> ((org.jmpi.Intracomm)c).accept(port, i, root)));
     }
 
-    /** MPI_Comm_connect: not implemented. */
+    /** MPI_Comm_connect: connects to the group accepting on {@code port} (significant at {@code root}). Collective. */
     public final Intercomm connect(final String port, final int root) throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.connect" + NO_DYNAMIC);
+        return connect(port, MPI.INFO_NULL, root);
     }
 
-    /** MPI_Comm_connect: not implemented. */
+    /**
+     * MPI_Comm_connect with info (no key is acted on). ERR_PORT for a bad, unknown or closed port; a port of another
+     * job throws {@link UnsupportedOperationException} (issue 13).
+     */
     public final Intercomm connect(final String port, final Info info, final int root) throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.connect" + NO_DYNAMIC);
+        final org.jmpi.Info i = Info.core(info);
+        return new Intercomm(call(c -> ((org.jmpi.Intracomm)c).connect(port, i, root)));
     }
 
-    /** MPI_Publish_name: not implemented. */
+    /** MPI_Publish_name: for every rank of this job; ERR_SERVICE when the name is published already. */
     public static void publishName(final String service, final String port) throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.publishName" + NO_DYNAMIC);
+        publishName(service, MPI.INFO_NULL, port);
     }
 
-    /** MPI_Publish_name: not implemented. */
+    /** MPI_Publish_name with info (no key is acted on). */
     public static void publishName(final String service, final Info info, final String port) throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.publishName" + NO_DYNAMIC);
+        final org.jmpi.Info i = Info.core(info);
+        env(m ->
+        {
+            m.publishName(service, i, port);
+            return null;
+        });
     }
 
-    /** MPI_Unpublish_name: not implemented. */
+    /** MPI_Unpublish_name: ERR_SERVICE when the name is not published with that port. */
     public static void unpublishName(final String service, final String port) throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.unpublishName" + NO_DYNAMIC);
+        unpublishName(service, MPI.INFO_NULL, port);
     }
 
-    /** MPI_Unpublish_name: not implemented. */
+    /** MPI_Unpublish_name with info (no key is acted on). */
     public static void unpublishName(final String service, final Info info, final String port) throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.unpublishName" + NO_DYNAMIC);
+        final org.jmpi.Info i = Info.core(info);
+        env(m ->
+        {
+            m.unpublishName(service, i, port);
+            return null;
+        });
     }
 
-    /** MPI_Lookup_name: not implemented. */
+    /** MPI_Lookup_name: the port published under {@code service}; ERR_NAME when none is. */
     public static String lookupName(final String service) throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.lookupName" + NO_DYNAMIC);
+        return lookupName(service, MPI.INFO_NULL);
     }
 
-    /** MPI_Lookup_name: not implemented. */
+    /** MPI_Lookup_name with info (no key is acted on). */
     public static String lookupName(final String service, final Info info) throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.lookupName" + NO_DYNAMIC);
+        final org.jmpi.Info i = Info.core(info);
+        return env(m -> m.lookupName(service, i));
     }
 
-    /** MPI_Comm_spawn: not implemented. */
+    /** MPI_Comm_spawn: not built yet, throws {@link UnsupportedOperationException} naming issue 13. */
     public final Intercomm spawn(final String command, final String[] argv, final int maxprocs, final Info info, final int root,
         final int[] errcodes) throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.spawn" + NO_DYNAMIC);
+        final org.jmpi.Info i = Info.core(info);
+        return new Intercomm(call(c -> ((org.jmpi.Intracomm)c).spawn(command, argv, maxprocs, i, root, errcodes)));
     }
 
-    /** MPI_Comm_spawn_multiple: not implemented. */
+    /** MPI_Comm_spawn_multiple: not built yet, throws {@link UnsupportedOperationException} naming issue 13. */
     public final Intercomm spawnMultiple(final String[] commands, final String[][] argv, final int[] maxprocs, final Info[] info,
         final int root, final int[] errcodes) throws MPIException
     {
-        throw new UnsupportedOperationException("Intracomm.spawnMultiple" + NO_DYNAMIC);
+        final org.jmpi.Info[] infos = info == null ? null : new org.jmpi.Info[info.length];
+        for (int k = 0; infos != null && k < infos.length; k++)
+        {
+            infos[k] = Info.core(info[k]);
+        }
+        return new Intercomm(call(c -> ((org.jmpi.Intracomm)c).spawnMultiple(commands, argv, maxprocs, infos, root, errcodes)));
     }
 }

@@ -233,14 +233,15 @@ class CommTest
 
     @ParameterizedTest
     @ValueSource(ints = {2})
-    void shouldRefuseDynamicProcesses(final int size)
+    void shouldRefuseSpawn(final int size)
     {
         Job.world(size, (world, rank, n) ->
         {
             final UnsupportedOperationException ex = assertThrows(UnsupportedOperationException.class,
                 () -> world.spawn("x", new String[0], 1, MPI.INFO_NULL, 0, new int[1]));
             assertTrue(ex.getMessage().contains("issue 13"), ex.getMessage());
-            assertThrows(UnsupportedOperationException.class, Intracomm::openPort);
+            assertThrows(UnsupportedOperationException.class,
+                () -> world.spawnMultiple(new String[] {"x"}, new String[][] {{}}, new int[] {1}, new Info[] {MPI.INFO_NULL}, 0, new int[1]));
         });
     }
 }

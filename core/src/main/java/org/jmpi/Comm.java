@@ -221,6 +221,23 @@ public abstract sealed class Comm permits Intracomm, Intercomm
         }
     }
 
+    /**
+     * MPI_Comm_disconnect (MPI 4.1 §11.10): collective over every member (both groups of an intercommunicator):
+     * a barrier, so that the messages sent on it before have been received, then {@link #free()}. Use it to part
+     * from the other side of {@link Intracomm#connect}/{@link Intracomm#accept}. WORLD and SELF cannot be
+     * disconnected (ERR_COMM).
+     */
+    public void disconnect()
+    {
+        final CommState s = live("disconnect");
+        if (s.contextId() < RankRuntime.FIRST_FREE_CONTEXT)
+        {
+            throw s.handle(new MpiException(ErrorClass.ERR_COMM, "disconnect: " + s.name() + " cannot be disconnected"));
+        }
+        run("disconnect", () -> coll.barrier());
+        free();
+    }
+
     /** Whether {@link #free()} was called on this communicator. */
     public boolean isFreed()
     {

@@ -145,6 +145,12 @@ public final class Intercomm extends Comm
             InterCollectives.Groups.of(lc, lc.worldRanks(), remoteWorld, groupContext + 1));
     }
 
+    /** The intercommunicator connect/accept made ({@link Intracomm#accept}, {@link Intracomm#connect}). */
+    static Intercomm joined(final CommState lc, final org.jmpi.internal.comm.Ports.Joined joined, final String name)
+    {
+        return build(lc, joined.remoteWorld(), joined.context(), joined.groupContext(), name);
+    }
+
     /** Sends {@code out} to {@code peer} of {@code c} and receives as many ints into {@code in}, with {@code tag}. */
     private static void exchange(final CommState c, final int[] out, final int[] in, final int peer, final int tag)
     {

@@ -6,6 +6,7 @@ import org.jmpi.internal.coll.Reductions;
 import org.jmpi.internal.comm.Attributes;
 import org.jmpi.internal.comm.Communicators;
 import org.jmpi.internal.comm.IdupRequest;
+import org.jmpi.internal.comm.Ports;
 import org.jmpi.internal.comm.Topologies;
 import org.jmpi.internal.pt2pt.CommState;
 
@@ -376,5 +377,58 @@ public sealed class Intracomm extends Comm permits CartComm, GraphComm, DistGrap
         final int[][] n = neighboursChecked("neighborAlltoallwInit");
         return persistent("neighborAlltoallwInit", () -> Neighbors.neighborAlltoallw(state, n[0], n[1], n[2], sendBuf, sendOffset, sendCounts, sendDisplsBytes,
             sendTypes, recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes));
+    }
+
+    /**
+     * MPI_Comm_accept (MPI 4.1 §11.4.2): waits for a connect to {@code port}, which the root opened with
+     * {@link Mpi#openPort()}, and returns an intercommunicator whose remote group is the connecting group. Collective
+     * over this communicator; {@code port} and {@code info} are significant at {@code root} only (no info key is acted
+     * on). Both groups must be disjoint ranks of this job (connecting two jobs is not built yet: issue 13).
+     *
+     * @throws MpiException ERR_PORT when the port is not open on the root (every member gets it); ERR_ROOT for an
+     *                      invalid root.
+     */
+    public Intercomm accept(final String port, final Info info, final int root)
+    {
+        return call("accept", () -> Intercomm.joined(state, Ports.of(state).accept(state, port, root), "accepted"));
+    }
+
+    /**
+     * MPI_Comm_connect (MPI 4.1 §11.4.2): connects to the group accepting on {@code port} and returns an
+     * intercommunicator whose remote group is the accepting group. Waits until the accept takes the connection; a port
+     * that is closed meanwhile ends the wait. Collective; {@code port} and {@code info} significant at {@code root} only.
+     *
+     * @throws MpiException ERR_PORT (every member) for a malformed, unknown or closed port, or one closed before an
+     *                      accept took the connection; ERR_ROOT for an invalid root.
+     * @throws UnsupportedOperationException for a port of another job (issue 13: not built yet).
+     */
+    public Intercomm connect(final String port, final Info info, final int root)
+    {
+        return call("connect", () -> Intercomm.joined(state, Ports.of(state).connect(state, port, root), "connected"));
+    }
+
+    /**
+     * MPI_Comm_spawn (MPI 4.1 §11.3.2): {@code maxprocs} new ranks running {@code command} (a main class) with
+     * {@code argv}, as a new world whose parent is this group. Not built yet.
+     *
+     * @throws UnsupportedOperationException always (issue 13: spawning through the launcher is not built yet).
+     */
+    public Intercomm spawn(final String command, final String[] argv, final int maxprocs, final Info info, final int root,
+        final int[] errcodes)
+    {
+        live("spawn");
+        throw new UnsupportedOperationException("spawn" + Ports.NOT_YET);
+    }
+
+    /**
+     * MPI_Comm_spawn_multiple (MPI 4.1 §11.3.3). Not built yet.
+     *
+     * @throws UnsupportedOperationException always (issue 13: spawning through the launcher is not built yet).
+     */
+    public Intercomm spawnMultiple(final String[] commands, final String[][] argv, final int[] maxprocs, final Info[] info,
+        final int root, final int[] errcodes)
+    {
+        live("spawnMultiple");
+        throw new UnsupportedOperationException("spawnMultiple" + Ports.NOT_YET);
     }
 }

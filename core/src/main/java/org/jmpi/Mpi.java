@@ -258,6 +258,61 @@ public final class Mpi implements AutoCloseable
         });
     }
 
+    /**
+     * MPI_Open_port (MPI 4.1 §11.4.2): a new port, owned by this rank, on which {@link Intracomm#accept} waits for
+     * a {@link Intracomm#connect} of another group of this job. Its name is an opaque string
+     * ({@code jmpi-port:<job>:<rank>:<n>}) to hand to the connecting side (a message, or {@link #publishName}).
+     * Errors go to {@link #self()}'s error handler, as for {@link #allocMem}.
+     */
+    public String openPort()
+    {
+        return self.call("openPort", () -> ports().open());
+    }
+
+    /** MPI_Close_port: ERR_PORT when {@code port} is not open on this rank; pending and later connects to it fail with ERR_PORT. */
+    public void closePort(final String port)
+    {
+        self.call("closePort", () -> ports().close(port));
+    }
+
+    /**
+     * MPI_Publish_name (MPI 4.1 §11.4.4): publishes {@code port} under {@code service} for every rank of this job
+     * (the launcher's key/value service holds it; no info key is acted on).
+     *
+     * @throws MpiException ERR_SERVICE when the name is published already; ERR_ARG for an empty name.
+     */
+    public void publishName(final String service, final Info info, final String port)
+    {
+        self.call("publishName", () -> ports().publish(service, port));
+    }
+
+    /** MPI_Unpublish_name: ERR_SERVICE when {@code service} is not published with {@code port}. */
+    public void unpublishName(final String service, final Info info, final String port)
+    {
+        self.call("unpublishName", () -> ports().unpublish(service, port));
+    }
+
+    /** MPI_Lookup_name: the port published under {@code service}; ERR_NAME when none is. */
+    public String lookupName(final String service, final Info info)
+    {
+        return self.call("lookupName", () -> ports().lookup(service));
+    }
+
+    /**
+     * MPI_Comm_get_parent (MPI 4.1 §11.3.2): the intercommunicator to the group that spawned this rank's world, or
+     * {@code null} (MPI_COMM_NULL) when it was not spawned, which in jmpi is every rank (spawn is not built yet).
+     */
+    public Intercomm parent()
+    {
+        runtime.services().checkLive("parent");
+        return null;
+    }
+
+    private org.jmpi.internal.comm.Ports ports()
+    {
+        return org.jmpi.internal.comm.Ports.of(runtime.world());
+    }
+
     /** MPI_Finalize: waits for the other ranks, then releases the transports. Idempotent. */
     @Override
     public void close()

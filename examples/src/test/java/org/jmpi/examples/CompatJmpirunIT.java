@@ -93,6 +93,16 @@ class CompatJmpirunIT
         Files.delete(file.getParent());
     }
 
+    /** Connect/accept between the two halves of one job, the port found through the name service (issue 13). */
+    @ParameterizedTest
+    @CsvSource({"false, 2", "true, 2", "false, 8", "true, 8"})
+    void shouldConnectTwoGroupsThroughAPublishedPort(final boolean threads, final int np) throws Exception
+    {
+        final Run run = jmpirun(threads, np, "ClientServer");
+        assertEquals(0, run.exitCode(), run.output());
+        assertTrue(run.output().contains("ClientServer on " + np + " processes PASSED."), run.output());
+    }
+
     @ParameterizedTest
     @CsvSource({"false", "true"})
     void shouldEndTheJobWithTheProgramsExitCodeOrAbortCode(final boolean threads) throws Exception

@@ -1,6 +1,7 @@
 package org.jmpi.internal.runtime;
 
 import org.jmpi.internal.bootstrap.TransportSelection;
+import org.jmpi.internal.comm.Ports;
 import org.jmpi.internal.bootstrap.LocalJob;
 import org.jmpi.internal.bootstrap.RankContext;
 import org.jmpi.ErrorClass;
@@ -63,7 +64,9 @@ public final class RankRuntime
     /** Context ids: world and self take the first two pairs (point-to-point, collective). */
     public static final int WORLD_CONTEXT = 0;
     public static final int SELF_CONTEXT = 2;
-    public static final int FIRST_FREE_CONTEXT = 4;
+    /** The dynamic-process control pair: the roots of connect/accept meet there (org.jmpi.internal.comm.Ports). */
+    public static final int DYNAMIC_CONTEXT = 4;
+    public static final int FIRST_FREE_CONTEXT = 6;
 
     private final RankContext rankContext;
     private final Bootstrap bootstrap;
@@ -234,6 +237,8 @@ public final class RankRuntime
             IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_ARE_FATAL, "WORLD");
         self = new CommState(protocol, bsendBuffer, aborter, services, SELF_CONTEXT, SELF_CONTEXT + 1, 0,
             new int[] {rank}, ErrorHandler.ERRORS_ARE_FATAL, "SELF");
+        services.install(Ports.class, new Ports(bootstrap, new CommState(protocol, bsendBuffer, aborter, services, DYNAMIC_CONTEXT,
+            DYNAMIC_CONTEXT + 1, rank, IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_RETURN, "DYNAMIC")));
         bootstrap.fence(initTimeoutNs);
     }
 
