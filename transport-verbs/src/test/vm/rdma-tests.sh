@@ -8,6 +8,7 @@
 #   rdma-tests.sh jmpirun   real multi-JVM jobs through bin/jmpirun forced onto verbs, and a killed rank (jmpirun-verbs.sh)
 #   rdma-tests.sh full      smoke, contract, axis, jmpirun (each runs even when an earlier one failed)
 #   rdma-tests.sh bench     perftest's ib_send_lat and ib_write_bw, then VerbsFrameBench (transport frames)
+#   rdma-tests.sh rndv-bench [ITERATIONS [SIZES..]]  rendezvous by RDMA read against write (RdmaRendezvousBench)
 #   rdma-tests.sh CLASS.. the named test classes (or pattern:REGEX)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,5 +54,6 @@ case "${1:-smoke}" in
   contract) contract ;;
   bench) shift; bench "$@" ;;
   axis) shift; axis "$@" ;;
+  rndv-bench) shift; run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -cp "$cp" org.jmpi.transport.verbs.RdmaRendezvousBench "$@" ;;
   *) run -cp "$cp" org.jmpi.transport.verbs.VmTestRunner "$@" ;;
 esac
