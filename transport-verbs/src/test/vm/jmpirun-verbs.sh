@@ -7,8 +7,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 module=$(cd "$here/../../.." && pwd)
 root=$(cd "$module/.." && pwd)
-jna=$(tr ':' '\n' < "$module/target/test-classpath" | grep '/jna-[0-9.]*\.jar$' | head -1)
-cp="$root/examples/target/jmpi-examples-0.1.0-SNAPSHOT.jar:$module/target/classes:$root/native/target/classes:$jna"
+# The launcher's lib/ ships transport-verbs, jmpi-native and JNA: only the examples go on -cp.
+cp="$root/examples/target/jmpi-examples-0.1.0-SNAPSHOT.jar"
 failed=0
 # Emulation is slow: the launcher's 5 s handshake limit turned JVMs away while they were still starting.
 slow=(--param transports=verbs,jvm --param bootstrap.handshake.timeout=120000 --param init.timeout=300000)
@@ -20,6 +20,9 @@ job() { # expected-text timeout args...
   if [[ $rc -ne 0 || "$out" != *"$want"* ]]; then echo "jmpirun-verbs: FAILED (rc=$rc, wanted '$want'): $*"; failed=1; else echo "jmpirun-verbs: OK: $*"; fi
 }
 job "demo done" 600 -np 2 -cp "$cp" org.jmpi.examples.Demo
+info=$("$root/bin/jmpirun" --info -np 2 --param transports=verbs,jvm 2>&1)
+if grep -q 'here: .*rxe0.*PORT_ACTIVE' <<< "$info" && grep -q ': 0=jvm 1=verbs' <<< "$info"; then echo "jmpirun-verbs: OK: --info shows rxe0 and verbs to the peer"
+else printf '%s\n' "$info" | grep -A3 '  verbs'; printf '%s\n' "$info" | grep 'rank 0'; echo "jmpirun-verbs: FAILED: --info"; failed=1; fi
 job "collectives OK (2 ranks)" 600 -np 2 -cp "$cp" org.jmpi.examples.coll.CollectiveSelfCheck
 job "collectives OK (4 ranks)" 900 -np 4 -cp "$cp" org.jmpi.examples.coll.CollectiveSelfCheck
 job "" 600 -np 2 -cp "$cp" org.jmpi.examples.PointToPointTour

@@ -3,10 +3,12 @@
 # class path on the host first: Maven under emulation would rebuild the reactor).
 #   rdma-tests.sh smoke     the bindings, remote memory, the light cases of the transport contract (what CI runs)
 #   rdma-tests.sh contract  the whole transport contract (2, 3 and 5 ranks)
-#   rdma-tests.sh axis      core's point-to-point, one-sided and collective suites with every peer on verbs
+#   rdma-tests.sh axis [PATTERN..]  core's point-to-point, one-sided and collective suites with every peer on verbs
+#                           (or only the classes named: CLASS, CLASS#method or pattern:REGEX)
 #   rdma-tests.sh jmpirun   real multi-JVM jobs through bin/jmpirun forced onto verbs, and a killed rank (jmpirun-verbs.sh)
 #   rdma-tests.sh full      smoke, contract, axis, jmpirun (each runs even when an earlier one failed)
 #   rdma-tests.sh bench     perftest's ib_send_lat and ib_write_bw, then VerbsFrameBench (transport frames)
+#   rdma-tests.sh rndv-bench [ITERATIONS [SIZES..]]  rendezvous by RDMA read against write (RdmaRendezvousBench)
 #   rdma-tests.sh CLASS.. the named test classes (or pattern:REGEX)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +23,8 @@ run() { echo "rdma-tests.sh: $*" >&2; (cd "$module" && "$JAVA_HOME/bin/java" "${
 contract=org.jmpi.transport.verbs.VerbsTransportContractTest
 smoke() {
   run -cp "$cp" org.jmpi.transport.verbs.VmTestRunner org.jmpi.transport.verbs.ibv.VerbsLoopbackTest \
-    org.jmpi.transport.verbs.VerbsRemoteMemoryTest org.jmpi.transport.verbs.VerbsDeadPeerTest "$contract#shouldReachEveryPeer(int)" \
+    org.jmpi.transport.verbs.VerbsRemoteMemoryTest org.jmpi.transport.verbs.VerbsStagedMemoryTest \
+    org.jmpi.transport.verbs.VerbsDeadPeerTest "$contract#shouldReachEveryPeer(int)" \
     "$contract#shouldRefuseOffersUnderBackPressureAndDeliverEverythingOnceAfterDraining" \
     "$contract#shouldSendNothingWhenTheWriterThrows" "$contract#shouldReturnZeroFromProgressWhenIdle(int)"
 }
@@ -29,9 +32,10 @@ contract() {
   run -cp "$cp" org.jmpi.transport.verbs.VmTestRunner "$contract"
 }
 axis() {
-  run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -cp "$cp" org.jmpi.transport.verbs.VmTestRunner \
-    'pattern:org\.jmpi\.PointToPoint.*Test' 'pattern:org\.jmpi\.internal\.pt2pt\..*Test' 'pattern:org\.jmpi\.internal\.rma\..*Test' \
-    'pattern:org\.jmpi\.coll\.CollectivesTest'
+  local selected=("$@")
+  [ ${#selected[@]} -gt 0 ] || selected=('pattern:org\.jmpi\.PointToPoint.*Test' 'pattern:org\.jmpi\.internal\.pt2pt\..*Test' \
+    'pattern:org\.jmpi\.internal\.rma\..*Test' 'pattern:org\.jmpi\.coll\.CollectivesTest')
+  run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -cp "$cp" org.jmpi.transport.verbs.VmTestRunner "${selected[@]}"
 }
 bench() {
   # perftest and jmpi's frames on the same device in the same VM session (docs/verbs.md, "Figures").
@@ -49,6 +53,7 @@ case "${1:-smoke}" in
   jmpirun) "$here/jmpirun-verbs.sh" ;;
   contract) contract ;;
   bench) shift; bench "$@" ;;
-  axis) axis ;;
+  axis) shift; axis "$@" ;;
+  rndv-bench) shift; run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -cp "$cp" org.jmpi.transport.verbs.RdmaRendezvousBench "$@" ;;
   *) run -cp "$cp" org.jmpi.transport.verbs.VmTestRunner "$@" ;;
 esac

@@ -250,6 +250,10 @@ public final class Mpi implements AutoCloseable
                 throw new MpiException(ErrorClass.ERR_ARG, "freeMem: buffer is null");
             }
             final org.jmpi.spi.ArenaMemory arena = runtime.arenaMemory();
+            if (directAllocations.contains(buffer) || arena != null && arena.contains(buffer))
+            {
+                runtime.memoryFreed(buffer);
+            }
             if (!directAllocations.remove(buffer) && (arena == null || !arena.free(buffer)))
             {
                 throw new MpiException(ErrorClass.ERR_ARG, "freeMem: the buffer (capacity " + buffer.capacity() +

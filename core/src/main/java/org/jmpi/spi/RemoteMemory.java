@@ -14,7 +14,8 @@ import org.jmpi.MpiException;
  * {@link Completions} handler from inside its {@link Transport#progress progress}. A put is reported once
  * its bytes are in the target's memory (remote completion), a get once they are in the origin's. Nothing
  * orders a put against the transport's frames: a caller that wants a frame to publish a put waits for the
- * put's completion first. Atomics come with the first transport that has them (the RMA issue).
+ * put's completion first. Atomics on 8-byte integers are offered where {@link #atomics} says so (RDMA verbs on a
+ * device whose atomics are atomic with the target's CPU, or when the job asserts it); not by default.
  *
  * <p>Threading: every method on the calling rank's progress thread (engine thread); the handler is called
  * on it too, from {@code progress}.
@@ -35,6 +36,16 @@ public interface RemoteMemory
          * @param failure null on success; else why the operation did not happen (the bytes are undefined).
          */
         void onComplete(long token, MpiException failure);
+
+        /**
+         * An atomic ({@link #fetchAndAdd}, {@link #compareAndSwap}) finished: {@code oldValue} is what the target's
+         * 8 bytes held before it. By default {@link #onComplete} (the value is dropped): a caller that starts
+         * atomics sets a handler that overrides this.
+         */
+        default void onAtomic(final long token, final MpiException failure, final long oldValue)
+        {
+            onComplete(token, failure);
+        }
     }
 
     /** Sets the completion handler; once, before any operation. */
@@ -51,6 +62,16 @@ public interface RemoteMemory
     /** Ends a registration; peers must not name its key any more. */
     void deregister(long registration);
 
+    /**
+     * The application freed {@code memory} ({@code Mpi.freeMem}: a direct buffer, or a block of the node's arena) and
+     * it may be reused at once: a transport that keeps registrations beyond {@link #deregister} (a registration
+     * cache) drops every one overlapping it now, so that no later registration or operation uses a key of the old
+     * memory. Called on the engine thread before the memory is released. Nothing by default (nothing cached).
+     */
+    default void memoryFreed(final java.nio.ByteBuffer memory)
+    {
+    }
+
     /** Writes the remote key of {@code registration} at {@code out[at]}, {@link #KEY_LONGS} longs. */
     void remoteKey(long registration, long[] out, int at);
 
@@ -64,4 +85,35 @@ public interface RemoteMemory
 
     /** As {@link #put}, reading the peer's memory into this rank's registration. */
     boolean get(int peerRank, long[] key, int keyAt, long remoteOffset, long registration, long localOffset, long length, long token);
+
+    /**
+     * Whether {@link #fetchAndAdd} and {@link #compareAndSwap} work on the memory {@code key} names, atomically with
+     * every other access the target's rank makes to it with its CPU's atomics (so a one-sided layer may mix them with
+     * its other paths). False by default: not offered.
+     */
+    default boolean atomics(final long[] key, final int keyAt)
+    {
+        return false;
+    }
+
+    /**
+     * Starts an atomic add of {@code delta} to the 8-byte integer (native order) at {@code remoteOffset} (a multiple of
+     * 8) of the memory {@code peerRank} registered under {@code key}; the old value is reported through
+     * {@link Completions#onAtomic}. Only where {@link #atomics} is true.
+     *
+     * @return false when the transport has no room for the operation now (nothing started; retry later).
+     * @throws UnsupportedOperationException where atomics are not offered (the default).
+     */
+    default boolean fetchAndAdd(final int peerRank, final long[] key, final int keyAt, final long remoteOffset, final long delta,
+        final long token)
+    {
+        throw new UnsupportedOperationException("remote memory offers no atomics (issue 19)");
+    }
+
+    /** As {@link #fetchAndAdd}: stores {@code swap} if the 8 bytes equal {@code compare}; the old value is reported. */
+    default boolean compareAndSwap(final int peerRank, final long[] key, final int keyAt, final long remoteOffset, final long compare,
+        final long swap, final long token)
+    {
+        throw new UnsupportedOperationException("remote memory offers no atomics (issue 19)");
+    }
 }

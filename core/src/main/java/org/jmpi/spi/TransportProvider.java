@@ -42,6 +42,15 @@ public interface TransportProvider
     }
 
     /**
+     * What this transport finds on this machine beyond its probe, for {@code jmpirun --info} (a device, its port
+     * state, its address), on one line; null (the default) when there is nothing more to say. Never throws.
+     */
+    default String describe(final Params params)
+    {
+        return null;
+    }
+
+    /**
      * Whether this transport can run here.
      *
      * @return {@code null} when it can, otherwise a one-line reason; never throws.

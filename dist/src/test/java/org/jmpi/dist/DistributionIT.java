@@ -37,7 +37,7 @@ class DistributionIT
         try (var jars = Files.list(home.resolve("lib")))
         {
             final List<String> names = jars.map(p -> p.getFileName().toString()).sorted().toList();
-            for (final String module : List.of("jmpi-launcher-", "jmpi-core-", "jmpi-datatype-", "jmpi-transport-shm-", "jmpi-transport-tcp-", "agrona-"))
+            for (final String module : List.of("jmpi-launcher-", "jmpi-core-", "jmpi-datatype-", "jmpi-transport-shm-", "jmpi-transport-tcp-", "jmpi-transport-verbs-", "jmpi-native-", "jna-", "agrona-"))
             {
                 assertTrue(names.stream().anyMatch(n -> n.startsWith(module)), module + " in lib/: " + names);
             }
@@ -49,6 +49,7 @@ class DistributionIT
         assertTrue(demo.contains("ring: token came back from rank 1 with sum 1 (ok)") && demo.contains("demo done"), demo);
         final String info = run(work, List.of(home.resolve("bin/jmpirun").toString(), "--info"), 60);
         assertTrue(info.startsWith("jmpi " + VERSION), info);
+        assertTrue(info.contains("  verbs ") && info.contains("      here:"), "the verbs transport and its device line in --info:\n" + info);
     }
 
     private static String run(final Path dir, final List<String> command, final long timeoutSeconds) throws Exception

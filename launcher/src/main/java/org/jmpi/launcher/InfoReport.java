@@ -85,6 +85,11 @@ final class InfoReport
             out.printf("  %-10s priority %-5d (%s)%n", provider.name(), provider.priority(), provider.getClass().getName());
             out.println("      ranks in separate JVMs: " + probe(provider, probeContext(probeJob, false)));
             out.println("      ranks as threads:       " + probe(provider, probeContext(probeJob, true)));
+            final String detail = describe(provider, params);
+            if (detail != null)
+            {
+                out.println("      here:                   " + detail);
+            }
         }
         if (layout != null)
         {
@@ -128,6 +133,19 @@ final class InfoReport
         catch (final Throwable ex)
         {
             return "probe failed: " + ex;
+        }
+    }
+
+    /** The provider's own line about this machine (the verbs device), or null; a throwing provider is reported, not fatal. */
+    static String describe(final TransportProvider provider, final Params params)
+    {
+        try
+        {
+            return provider.describe(params);
+        }
+        catch (final Throwable ex)
+        {
+            return "describe failed: " + ex;
         }
     }
 

@@ -34,6 +34,16 @@ class PeerReportTest
     }
 
     @Test
+    void shouldShowTheVerbsTransportWithItsDeviceLineAndPredictItForNamedPeers() throws UsageException
+    {
+        final String report = info("--info", "--host", "a,b", "--param", "transports=verbs,tcp,jvm");
+        assertTrue(report.contains("  verbs      priority 20"), "transport-verbs ships with the launcher:\n" + report);
+        assertTrue(report.contains("      here:                   "), "the device line:\n" + report);
+        // No device on a build machine: tcp between the hosts; in the soft-RoCE VM jmpirun-verbs.sh checks 1=verbs.
+        assertTrue(report.contains("  rank 0 (a): 0=jvm 1=tcp\n") || report.contains("  rank 0 (a): 0=jvm 1=verbs\n"), report);
+    }
+
+    @Test
     void shouldPrintNoPeerTableWithoutALayout() throws UsageException
     {
         assertTrue(!info("--info").contains("per-peer"));

@@ -36,12 +36,13 @@ final class PeerChannel
     /** The context of that barrier. */
     int finalizeContext;
 
-    PeerChannel(final int worldRank, final Transport transport)
+    /** @param remoteMemory the transport's remote memory as the protocol shares it ({@link SharedRemoteMemory}), or null. */
+    PeerChannel(final int worldRank, final Transport transport, final RemoteMemory remoteMemory)
     {
         this.worldRank = worldRank;
         this.transport = transport;
         this.peerMemory = transport.feature(PeerMemory.class);
-        this.remoteMemory = transport.feature(RemoteMemory.class);
+        this.remoteMemory = remoteMemory;
         this.maxFrameLength = transport.maxFrameLength();
         this.types = new TypeTable(worldRank);
     }

@@ -41,6 +41,7 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     private final FragmentPath fragments;
     private final SendSide sendSide;
     private final SplitCopyPath splitCopy;
+    private final RdmaPath rdma;
     private final PathSelector selector;
     private final RecvSide recvSide;
     private final FrameHandler[] extensions = new FrameHandler[FRAME_TYPES];
@@ -61,24 +62,37 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     {
         this.peers = new PeerChannel[routes.length];
         final ArrayList<Transport> distinct = new ArrayList<>();
+        final ArrayList<SharedRemoteMemory> shared = new ArrayList<>();
         for (int r = 0; r < routes.length; r++)
         {
-            peers[r] = new PeerChannel(r, routes[r]);
             if (!distinct.contains(routes[r]))
             {
                 distinct.add(routes[r]);
+                final RemoteMemory remote = routes[r].feature(RemoteMemory.class);
+                shared.add(remote == null ? null : new SharedRemoteMemory(remote));
             }
+            peers[r] = new PeerChannel(r, routes[r], shared.get(distinct.indexOf(routes[r])));
         }
         this.transports = distinct.toArray(new Transport[0]);
         this.selector = new PathSelector(fragmentSize);
         this.fragments = new FragmentPath(this, selector);
         final PeerCopyPath peerCopy = new PeerCopyPath(this, selector, fragments);
         this.splitCopy = new SplitCopyPath(this, peerCopy, fragments, selector);
-        final RendezvousPath[] paths = new RendezvousPath[3];
+        this.rdma = new RdmaPath(this, fragments);
+        for (final SharedRemoteMemory remote : shared)
+        {
+            if (remote != null)
+            {
+                remote.path(rdma);
+            }
+        }
+        final RendezvousPath[] paths = new RendezvousPath[RdmaFrameDescriptor.PATH_RDMA + 1];
+        paths[RdmaFrameDescriptor.PATH_RDMA] = rdma;
         paths[PATH_FRAGMENTS] = fragments;
         paths[PATH_PEER_COPY] = peerCopy;
         paths[PATH_SPLIT_COPY] = splitCopy;
         this.sendSide = new SendSide(this, fragments, peerCopy, splitCopy, selector, encoder, eagerLimit, eagerWindow);
+        sendSide.rdma(rdma);
         this.recvSide = new RecvSide(this, matcher, paths, eagerWindow);
     }
 
@@ -107,6 +121,22 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
             anyPeerMemory |= ch.peerMemory != null;
         }
         selector.configure(mode, calibration, anyPeerMemory);
+    }
+
+    /**
+     * Rendezvous through remote memory (transports with it and without peer memory; {@link RdmaPath}): {@code mode}
+     * auto, read, write or off ({@code jmpi.rdma.rendezvous}); under auto, messages of at least {@code readMinBytes}
+     * are read by the receiver, smaller ones written by the sender ({@code jmpi.rdma.read.min}). Before any traffic.
+     */
+    public void rdmaRendezvous(final String mode, final long readMinBytes)
+    {
+        rdma.configure(mode, readMinBytes);
+    }
+
+    /** Rendezvous messages this rank received through remote memory: {@code [by read, by the sender's write]}. Engine thread. */
+    public long[] rdmaReceived()
+    {
+        return new long[] {rdma.reads(), rdma.pushes()};
     }
 
     /** The {@code jmpi.pvas.stats} line of this rank's rendezvous paths: what went which way and why. Engine thread. */
@@ -364,6 +394,8 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
             {
             }
             case TYPE_BYE -> recvSide.onPeerFinalized(ch, buffer.getInt(index + BYE_CONTEXT_OFFSET, BYTE_ORDER));
+            case RdmaFrameDescriptor.TYPE_RDMA_CTS -> sendSide.onRdmaCts(ch, buffer, index);
+            case RdmaFrameDescriptor.TYPE_RDMA_DONE -> rdma.onDone(ch, buffer, index);
             default -> onExtension(srcRank, buffer, index, lengthBytes, type);
         }
     }

@@ -36,7 +36,9 @@ final class SendSide
     private final long eagerWindow;
     private final Long2ObjectHashMap<SendRequestImpl> awaitingReply = new Long2ObjectHashMap<>();
     /** Rendezvous messages sent, by path id. */
-    private final long[] rendezvousByPath = new long[3];
+    private final long[] rendezvousByPath = new long[RdmaFrameDescriptor.PATH_RDMA + 1];
+    /** Rendezvous through remote memory, tried first where the transport offers it (issue 19). */
+    private RdmaPath rdma;
     private long nextId = 1;
     private long splitMin = Long.MAX_VALUE;
 
@@ -69,9 +71,9 @@ final class SendSide
             s.ensureConvertor();
             // A send buffer the peer memory cannot expose (heap, across JVMs) still offers the split copy with no
             // handle: if the receiver's buffer is exposable the sender copies everything into it, else it answers CTS.
-            s.path = !selector.offerDirect(ch) ? fragments : !peerCopy.prepare(s, ch) ? typeNotSendable()
+            s.path = rdma != null && rdma.prepare(s, ch) ? rdma : !selector.offerDirect(ch) ? fragments : !peerCopy.prepare(s, ch) ? typeNotSendable()
                 : s.exposedHandle == 0 || splitMin > 0 && s.totalBytes >= splitMin ? splitCopy : peerCopy;
-            if (s.path != fragments)
+            if (s.path != fragments && s.path != rdma)
             {
                 selector.offered();
             }
@@ -137,7 +139,25 @@ final class SendSide
 
     void onCts(final PeerChannel ch, final long senderRequest, final long receiverRequest, final long acceptBytes)
     {
-        fragments.onCts(take(ch, senderRequest, "CTS"), ch, receiverRequest, acceptBytes);
+        final SendRequestImpl s = take(ch, senderRequest, "CTS");
+        if (s.path == rdma)
+        {
+            rdma.release(s, ch);
+        }
+        fragments.onCts(s, ch, receiverRequest, acceptBytes);
+    }
+
+    /** The RDMA path's hook: tried before the others for every rendezvous send. Before traffic. */
+    void rdma(final RdmaPath path)
+    {
+        this.rdma = path;
+    }
+
+    /** The receiver's RDMA_CTS: the sender writes the message into the receiver's registered buffer. */
+    void onRdmaCts(final PeerChannel ch, final DirectBuffer buffer, final int index)
+    {
+        final SendRequestImpl s = take(ch, buffer.getLong(index + RdmaFrameDescriptor.CTS_SENDER_REQUEST_OFFSET, BYTE_ORDER), "RDMA_CTS");
+        rdma.onCts(s, ch, buffer, index);
     }
 
     /** The receiver's SPLIT: the split copy of {@code s} starts on this side too. */

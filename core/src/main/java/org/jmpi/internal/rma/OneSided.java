@@ -9,6 +9,7 @@ import org.agrona.collections.Long2ObjectHashMap;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.internal.datatype.BufferView;
+import org.jmpi.internal.datatype.Convertor;
 import org.jmpi.internal.pt2pt.ExtensionFrame;
 import org.jmpi.internal.pt2pt.Protocol;
 import org.jmpi.spi.ArenaMemory;
@@ -114,7 +115,20 @@ public final class OneSided
         protocol.register(TYPE_GET_DATA, this::onGetData);
         if (remote != null)
         {
-            remote.completions(this::onRemoteComplete);
+            remote.completions(new RemoteMemory.Completions()
+            {
+                @Override
+                public void onComplete(final long token, final MpiException failure)
+                {
+                    onRemoteComplete(token, failure);
+                }
+
+                @Override
+                public void onAtomic(final long token, final MpiException failure, final long oldValue)
+                {
+                    onRemoteAtomic(token, failure, oldValue);
+                }
+            });
         }
         this.winOps = new WinOps(protocol, this, rank);
     }
@@ -316,9 +330,74 @@ public final class OneSided
             }
             return before == 0 || !fetch ? Completion.DONE : Completion.done(before);
         }
+        final Completion atomic = remoteAdd(to, targetOffset, delta);
+        if (atomic != null)
+        {
+            return atomic;
+        }
         final Completion completion = new Completion(1);
         sendInOrder(target, new AddFrame(key.id(), targetOffset, track(completion, null, 0), delta));
         return completion;
+    }
+
+    private Completion remoteAdd(final RemoteRegion to, final long targetOffset, final long delta)
+    {
+        return remoteAtomic(to, targetOffset, false, delta, 0, null);
+    }
+
+    /**
+     * Issue 19: one 8-byte integer atomic, fetch-and-add of {@code operand} or (with {@code compareSwap}) compare with
+     * {@code operand} and swap in {@code swap}, through the transport's remote-memory atomics where it offers them for
+     * the target's region ({@link RemoteMemory#atomics}: atomic with the target's own CPU atomics, so they mix with
+     * frames) and no put to the target is in flight (an atomic must publish it: then frames, held back behind it). The
+     * completion holds the old value, also written to {@code result} (a native-order cursor over one 8-byte element)
+     * when not null. Null where not offered: the caller uses frames.
+     */
+    Completion remoteAtomic(final RemoteRegion to, final long targetOffset, final boolean compareSwap, final long operand, final long swap,
+        final Convertor result)
+    {
+        final int target = to.rank();
+        if (!to.remote() || (targetOffset & 7) != 0 || !to.key().longAligned() || remotePuts[target] != 0 ||
+            heldBack[target] != null && !heldBack[target].isEmpty() || result != null && !result.isNativeOrder() ||
+            !remote.atomics(to.remoteKey(), 0))
+        {
+            return null;
+        }
+        BufferView resultView = null;
+        long resultAt = 0;
+        if (result != null)
+        {
+            result.seek(0);
+            resultView = result.view();
+            resultAt = result.runAddress() - resultView.address();
+        }
+        final Completion completion = new Completion(1);
+        final long op = track(completion, resultView, resultAt);
+        final boolean started = compareSwap ? remote.compareAndSwap(target, to.remoteKey(), 0, targetOffset, operand, swap, op)
+            : remote.fetchAndAdd(target, to.remoteKey(), 0, targetOffset, operand, op);
+        if (started)
+        {
+            return completion;
+        }
+        pending.remove(op);
+        return null;
+    }
+
+    /** A remote-memory atomic finished with the target's old value. */
+    private void onRemoteAtomic(final long op, final MpiException failure, final long oldValue)
+    {
+        final Pending p = take(op, rank);
+        if (failure != null)
+        {
+            pending.remove(op);
+            p.completion().fail(failure);
+            return;
+        }
+        if (p.originView() != null)
+        {
+            UnsafeApi.putLong(p.originView().base(), p.originView().address() + p.originBase(), oldValue);
+        }
+        finished(op, p, oldValue);
     }
 
     /**

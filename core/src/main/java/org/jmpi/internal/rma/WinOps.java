@@ -117,6 +117,13 @@ public final class WinOps
             }
             return Completion.DONE;
         }
+        final Completion atomic = targetCount == 1 && targetType == Datatype.LONG && result != null &&
+            (op.code() == Op.CODE_SUM || op.code() == Op.CODE_NO_OP)
+            ? oneSided.remoteAtomic(to, targetByte, false, op.code() == Op.CODE_SUM ? UnsafeApi.getLong(in, BYTES) : 0, 0, result) : null;
+        if (atomic != null)
+        {
+            return atomic;
+        }
         return send(to, KIND_ACC, op.code(), result != null, targetByte, targetCount, targetType, null, in, result,
             (int)basic.size());
     }
@@ -132,6 +139,13 @@ public final class WinOps
             Atomics.compareAndSwap(basic, data, 0, data, (int)basic.size(), target.runBase(), target.runAddress(), fetched, 0);
             result.unpack(fetched, BYTES, fetched.length);
             return Completion.DONE;
+        }
+        final Completion atomic = basic == Datatype.LONG
+            ? oneSided.remoteAtomic(to, targetByte, true, UnsafeApi.getLong(data, BYTES + 8), UnsafeApi.getLong(data, BYTES), result)
+            : null;
+        if (atomic != null)
+        {
+            return atomic;
         }
         return send(to, KIND_CAS, 0, true, targetByte, 1, basic, null, data, result, (int)(2 * basic.size()));
     }

@@ -70,10 +70,19 @@ public final class CoreParams
     public static final ParamSpec TRANSPORTS_SHOW = new ParamSpec("jmpi.transports.show", "false", "boolean",
         "At init every rank prints one line on stderr naming its node and the transport that carries its traffic to each peer.");
 
+    public static final ParamSpec RDMA_RENDEZVOUS = new ParamSpec("jmpi.rdma.rendezvous", "auto", "auto|read|write|off",
+        "Rendezvous messages to ranks reached through remote memory (the verbs transport): auto: the receiver reads the " +
+        "sender's registered buffer (from jmpi.rdma.read.min bytes, or into heap memory), else the sender writes into the " +
+        "receiver's; read or write force one where both are possible; off: fragments (docs/verbs.md, \"Rendezvous\").");
+    public static final ParamSpec RDMA_READ_MIN = new ParamSpec("jmpi.rdma.read.min", "0", "bytes",
+        "With jmpi.rdma.rendezvous=auto: rendezvous messages of at least this many bytes between direct buffers are read " +
+        "by the receiver, smaller ones written by the sender (docs/verbs.md, \"Rendezvous\").");
+
     public static final List<ParamSpec> ALL = List.of(
         EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW, SPLIT_MIN, SPLIT, PVAS_MODE, PVAS_CALIBRATION, PVAS_STATS,
         IDLE_SPINS, IDLE_YIELDS, IDLE_SPIN_BURST, IDLE_JIT_WINDOW, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT,
-        TRANSPORTS, JVM_ISOLATE, FINALIZE_WAIT, TRANSPORTS_SHOW);
+        TRANSPORTS, JVM_ISOLATE, FINALIZE_WAIT, TRANSPORTS_SHOW,
+        RDMA_RENDEZVOUS, RDMA_READ_MIN);
 
     private CoreParams()
     {

@@ -188,6 +188,7 @@ public final class RankRuntime
         protocol.splitCopy(parseFraction(params.get(CoreParams.SPLIT)), params.getLong(CoreParams.SPLIT_MIN));
         final String calibration = params.get(CoreParams.PVAS_CALIBRATION).trim();
         protocol.pathSelection(params.get(CoreParams.PVAS_MODE), "startup".equals(calibration) ? "" : calibration);
+        protocol.rdmaRendezvous(params.get(CoreParams.RDMA_RENDEZVOUS), params.getLong(CoreParams.RDMA_READ_MIN));
         final boolean offload = level == ThreadLevel.MULTIPLE || params.getBoolean(CoreParams.ASYNC_PROGRESS);
         engine = new ProgressEngine(protocol, offload, new ProgressEngine.IdleSpec(
             params.getLong(CoreParams.IDLE_SPINS), params.getLong(CoreParams.IDLE_YIELDS),
@@ -367,6 +368,26 @@ public final class RankRuntime
             }
         }
         return null;
+    }
+
+    /**
+     * {@code Mpi.freeMem}: the application frees {@code memory}; every open transport's remote memory forgets what it
+     * cached for it ({@link org.jmpi.spi.RemoteMemory#memoryFreed}), on the engine, before the memory is released.
+     */
+    public void memoryFreed(final java.nio.ByteBuffer memory)
+    {
+        for (final Transport t : transports)
+        {
+            final org.jmpi.spi.RemoteMemory remote = t.feature(org.jmpi.spi.RemoteMemory.class);
+            if (remote != null)
+            {
+                engine.call(() ->
+                {
+                    remote.memoryFreed(memory);
+                    return null;
+                });
+            }
+        }
     }
 
     public BsendBuffer bsendBuffer()

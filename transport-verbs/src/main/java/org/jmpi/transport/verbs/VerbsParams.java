@@ -25,10 +25,24 @@ final class VerbsParams
         "verbs: the queue pairs' local ACK timeout, 4.096 us * 2^value (16: 268 ms); after 6 retries a peer is reported dead.");
     static final ParamSpec RMA_DEPTH = new ParamSpec("jmpi.verbs.rma.depth", "64", "count",
         "verbs: RDMA puts and gets in flight per peer; a put or get beyond it is refused (the one-sided layer retries or uses frames).");
+    static final ParamSpec RCACHE_BYTES = new ParamSpec("jmpi.verbs.rcache.bytes", "256m", "bytes",
+        "verbs: registration cache bound: registered bytes of direct buffers kept for reuse after their last use " +
+        "(least recently used evicted first; buffers in use are never evicted).");
+    static final ParamSpec RCACHE_ENTRIES = new ParamSpec("jmpi.verbs.rcache.entries", "512", "count",
+        "verbs: registration cache bound: registrations kept for reuse.");
+    static final ParamSpec BOUNCE_SLOTS = new ParamSpec("jmpi.verbs.bounce.slots", "8", "count",
+        "verbs: registered bounce buffers for remote-memory operations on heap arrays (chunks in flight at once).");
+    static final ParamSpec BOUNCE_BYTES = new ParamSpec("jmpi.verbs.bounce.bytes", "64k", "bytes",
+        "verbs: size of one bounce buffer (a heap array's put or get moves in chunks of it).");
+    static final ParamSpec ATOMICS = new ParamSpec("jmpi.verbs.atomics", "auto", "auto|on|off",
+        "verbs: remote-memory atomics (fetch-and-add, compare-and-swap of 8-byte integers) for the one-sided layer: auto where " +
+        "the device's atomics are atomic with the CPU's (IBV_ATOMIC_GLOB); on also where they are atomic only among the " +
+        "device's own (rxe, most mlx5: right when a window's counters are updated only through them); off never.");
     static final ParamSpec LIBRARY = new ParamSpec("jmpi.verbs.library", "ibverbs", "name",
         "verbs: the libibverbs JNA loads (a path or a name); for tests and unusual installations.");
 
-    static final List<ParamSpec> ALL = List.of(DEVICE, PORT, GID_INDEX, LOCAL, SLOTS, FRAME, TIMEOUT, RMA_DEPTH, LIBRARY);
+    static final List<ParamSpec> ALL = List.of(DEVICE, PORT, GID_INDEX, LOCAL, SLOTS, FRAME, TIMEOUT, RMA_DEPTH,
+        RCACHE_BYTES, RCACHE_ENTRIES, BOUNCE_SLOTS, BOUNCE_BYTES, ATOMICS, LIBRARY);
 
     /** Core's transport selection ({@code jmpi.transports}): read to know whether verbs was asked for by name. */
     static final ParamSpec TRANSPORTS = new ParamSpec("jmpi.transports", "all", "list", "core's; not listed here");

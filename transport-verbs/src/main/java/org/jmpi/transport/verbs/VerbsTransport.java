@@ -52,6 +52,8 @@ final class VerbsTransport implements Transport
     /** Immediate data of a frame; of the BYE at close. */
     static final int IMM_FRAME = 0;
     static final int IMM_BYE = 1;
+    /** Immediate data of the transport's own remote-memory messages ({@link StagedMessageDescriptor}). */
+    static final int IMM_STAGED = 2;
     static final int MIN_FRAME_LENGTH = 36 * 1024;
     /** Inline data asked of the device per send: core's small frames (an 8-byte message's frame is under 100 bytes). */
     static final int INLINE_BYTES = 128;
@@ -107,6 +109,7 @@ final class VerbsTransport implements Transport
     private final RecvRequests recvs = new RecvRequests(1);
     private final WorkCompletions wcs = new WorkCompletions(POLL_BATCH);
     private final VerbsRemoteMemory remoteMemory;
+    private final int rmaDepth;
     private boolean polling;
     private boolean closed;
 
@@ -126,8 +129,15 @@ final class VerbsTransport implements Transport
                 VerbsParams.FRAME.name() + "=" + frameLength + " (at least " + MIN_FRAME_LENGTH + ")");
         }
         this.creditBatch = Math.max(1, slots / 2);
+        final int bounceSlots = context.params().getInt(VerbsParams.BOUNCE_SLOTS);
+        final int bounceBytes = context.params().getInt(VerbsParams.BOUNCE_BYTES);
+        if (bounceSlots < 1 || bounceBytes < 1 || (long)bounceSlots * bounceBytes > Integer.MAX_VALUE)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "verbs: " + VerbsParams.BOUNCE_SLOTS.name() + "=" + bounceSlots + " and " +
+                VerbsParams.BOUNCE_BYTES.name() + "=" + bounceBytes + ": each at least 1, together under 2 GiB");
+        }
         final int timeout = context.params().getInt(VerbsParams.TIMEOUT);
-        final int rmaDepth = context.params().getInt(VerbsParams.RMA_DEPTH);
+        this.rmaDepth = context.params().getInt(VerbsParams.RMA_DEPTH);
         final int port = context.params().getInt(VerbsParams.PORT);
         try
         {
@@ -202,7 +212,8 @@ final class VerbsTransport implements Transport
                     Math.max(1, Math.min(device.device().maxQpRdAtomic(), 16)), new QueuePairAddress(qpns[r], portAttributes.lid(), gid, psns[r]),
                     new QueuePairAddress(theirs.qpNumbers()[rank], theirs.lid(), theirs.gid(), theirs.psns()[rank]), timeout);
             }
-            remoteMemory = new VerbsRemoteMemory(this, device, rmaDepth, size);
+            remoteMemory = new VerbsRemoteMemory(this, device, rmaDepth, size, context.params().getLong(VerbsParams.RCACHE_BYTES),
+                context.params().getInt(VerbsParams.RCACHE_ENTRIES), bounceSlots, bounceBytes, context.params().get(VerbsParams.ATOMICS));
         }
         catch (final VerbsException ex)
         {
@@ -282,6 +293,17 @@ final class VerbsTransport implements Transport
     @Override
     public boolean offer(final int dstRank, final int lengthBytes, final FrameWriter writer)
     {
+        return offer(dstRank, lengthBytes, writer, IMM_FRAME);
+    }
+
+    /** Offers one of the remote memory's own messages (not core's: the receiver's transport takes it); as {@link #offer}. */
+    boolean offerStaged(final int dstRank, final int lengthBytes, final FrameWriter writer)
+    {
+        return offer(dstRank, lengthBytes, writer, IMM_STAGED);
+    }
+
+    private boolean offer(final int dstRank, final int lengthBytes, final FrameWriter writer, final int immediate)
+    {
         if (closed || !reaches(dstRank) || lengthBytes < 0 || lengthBytes > frameLength)
         {
             throw new MpiException(ErrorClass.ERR_INTERN, "verbs: bad offer: rank=" + rank + ", dst=" + dstRank + ", length=" +
@@ -301,7 +323,7 @@ final class VerbsTransport implements Transport
         final int offset = sendOffset(dstRank, slot);
         writer.write(sendView, offset, lengthBytes);
         sends.prepareSend(0, WorkRequestIds.of(WorkRequestIds.SEND, dstRank, slot), sendMr.address() + offset, lengthBytes, sendMr.lkey(),
-            lengthBytes <= p.qp.maxInlineBytes() ? Ibv.SEND_SIGNALED | Ibv.SEND_INLINE : Ibv.SEND_SIGNALED, true, IMM_FRAME);
+            lengthBytes <= p.qp.maxInlineBytes() ? Ibv.SEND_SIGNALED | Ibv.SEND_INLINE : Ibv.SEND_SIGNALED, true, immediate);
         post(p, "a frame");
         p.sent++;
         return true;
@@ -333,6 +355,18 @@ final class VerbsTransport implements Transport
         return rank;
     }
 
+    /** RDMA operations in flight per peer at most ({@code jmpi.verbs.rma.depth}). */
+    int rmaDepth()
+    {
+        return rmaDepth;
+    }
+
+    /** The remote-memory feature (tests). */
+    VerbsRemoteMemory remoteMemory()
+    {
+        return remoteMemory;
+    }
+
     @Override
     public int progress(final FrameHandler handler)
     {
@@ -355,7 +389,7 @@ final class VerbsTransport implements Transport
                 work += polled;
             }
             while (polled == POLL_BATCH);
-            return work;
+            return work + remoteMemory.drive();
         }
         catch (final VerbsException ex)
         {
@@ -383,12 +417,20 @@ final class VerbsTransport implements Transport
             case WorkRequestIds.RECV ->
             {
                 final int slot = WorkRequestIds.index(wrId);
-                if (wcs.immediate(i) == IMM_BYE)
+                final int immediate = wcs.immediate(i);
+                if (immediate == IMM_BYE)
                 {
                     p.byeReceived = true;
                     return;
                 }
-                handler.onFrame(p.rank, recvView, recvOffset(p.rank, slot), wcs.byteLength(i));
+                if (immediate == IMM_STAGED)
+                {
+                    remoteMemory.staged().onMessage(p.rank, recvView, recvOffset(p.rank, slot), wcs.byteLength(i));
+                }
+                else
+                {
+                    handler.onFrame(p.rank, recvView, recvOffset(p.rank, slot), wcs.byteLength(i));
+                }
                 postRecv(p, slot);
                 p.consumed++;
                 returnCredits(p);
@@ -403,7 +445,12 @@ final class VerbsTransport implements Transport
             case WorkRequestIds.RMA ->
             {
                 p.rmaInFlight--;
-                remoteMemory.onComplete(WorkRequestIds.index(wrId), null);
+                remoteMemory.staged().onDirectComplete(WorkRequestIds.index(wrId), null);
+            }
+            case WorkRequestIds.BOUNCE ->
+            {
+                p.rmaInFlight--;
+                remoteMemory.staged().onBounceComplete(WorkRequestIds.index(wrId), null);
             }
             default -> throw new MpiException(ErrorClass.ERR_INTERN, "verbs: completion of unknown kind " + kind + " on rank " + rank);
         }
@@ -433,11 +480,20 @@ final class VerbsTransport implements Transport
      */
     private void failed(final Peer p, final int kind, final int index, final int status)
     {
-        if (kind == WorkRequestIds.RMA)
+        final boolean rma = kind == WorkRequestIds.RMA || kind == WorkRequestIds.BOUNCE;
+        if (rma)
         {
             p.rmaInFlight--;
-            remoteMemory.onComplete(index, new MpiException(ErrorClass.ERR_OTHER,
-                "verbs: put/get to rank " + p.rank + " failed: " + Ibv.wcStatus(status) + " (seen by rank " + rank + ")"));
+            final MpiException failure = new MpiException(ErrorClass.ERR_OTHER,
+                "verbs: put/get to rank " + p.rank + " failed: " + Ibv.wcStatus(status) + " (seen by rank " + rank + ")");
+            if (kind == WorkRequestIds.RMA)
+            {
+                remoteMemory.staged().onDirectComplete(index, failure);
+            }
+            else
+            {
+                remoteMemory.staged().onBounceComplete(index, failure);
+            }
         }
         if (p.byeReceived || closed)
         {
@@ -445,7 +501,7 @@ final class VerbsTransport implements Transport
         }
         final boolean first = !p.failed;
         p.failed = true;
-        if (kind == WorkRequestIds.RMA && first)
+        if (rma && first)
         {
             return;
         }

@@ -62,8 +62,9 @@ public final class VerbsTransportProvider implements TransportProvider
         }
     }
 
-    /** What the device looks like from here, for diagnostics ({@code jmpirun --info}): device, port state, GID. */
-    public static String describe(final Params params)
+    /** What the device looks like from here, for {@code jmpirun --info}: device, port state, link layer, LID, MTU, GID. */
+    @Override
+    public String describe(final Params params)
     {
         try
         {

@@ -25,6 +25,8 @@ final class WorkRequestIds
     static final int BYE = 4;
     /** A remote-memory put or get; index = its token slot. */
     static final int RMA = 5;
+    /** A chunk of a staged put or get through a bounce buffer; index = the bounce buffer. */
+    static final int BOUNCE = 6;
 
     static final int PEER_BITS = 24;
     static final int MAX_PEER = (1 << PEER_BITS) - 1;

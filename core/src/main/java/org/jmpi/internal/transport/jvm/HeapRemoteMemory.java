@@ -25,6 +25,8 @@ final class HeapRemoteMemory implements RemoteMemory
     private final HeapExposures own;
     private final IntFunction<HeapExposures> peers;
     private final LongArrayQueue done = new LongArrayQueue();
+    /** Atomics finished: token, old value, token, old value... */
+    private final LongArrayQueue atomicsDone = new LongArrayQueue();
     private Completions completions;
 
     /** @param peers the exposure table of a world rank of this JVM. */
@@ -82,10 +84,54 @@ final class HeapRemoteMemory implements RemoteMemory
         return true;
     }
 
+    /** The CPU's atomics on the peer's memory: atomic with its own (issue 19's SPI atomics, tested without a device). */
+    @Override
+    public boolean atomics(final long[] key, final int keyAt)
+    {
+        return true;
+    }
+
+    @Override
+    public boolean fetchAndAdd(final int peerRank, final long[] key, final int keyAt, final long remoteOffset, final long delta,
+        final long token)
+    {
+        final BufferView to = atomicTarget(peerRank, key[keyAt], remoteOffset);
+        atomicsDone.addLong(token);
+        atomicsDone.addLong(UnsafeApi.getAndAddLong(to.base(), to.address() + remoteOffset, delta));
+        return true;
+    }
+
+    @Override
+    public boolean compareAndSwap(final int peerRank, final long[] key, final int keyAt, final long remoteOffset, final long compare,
+        final long swap, final long token)
+    {
+        final BufferView to = atomicTarget(peerRank, key[keyAt], remoteOffset);
+        atomicsDone.addLong(token);
+        atomicsDone.addLong(UnsafeApi.compareAndExchangeLong(to.base(), to.address() + remoteOffset, compare, swap));
+        return true;
+    }
+
+    private BufferView atomicTarget(final int peerRank, final long handle, final long remoteOffset)
+    {
+        final BufferView to = view(peers.apply(peerRank).map(peerRank, handle), remoteOffset, 8, "atomic target of rank " + peerRank);
+        if (((to.address() + remoteOffset) & 7) != 0 || to.swapBytes() || to.indirect() != null)
+        {
+            throw new MpiException(ErrorClass.ERR_RMA_RANGE, "in-JVM remote memory: atomic at byte " + remoteOffset +
+                " is not an 8-byte aligned native-order integer");
+        }
+        return to;
+    }
+
     /** Reports the operations finished since the last call; returns how many. Engine thread, from progress. */
     int reportCompletions()
     {
         int n = 0;
+        while (!atomicsDone.isEmpty())
+        {
+            final long token = atomicsDone.removeLong();
+            completions.onAtomic(token, null, atomicsDone.removeLong());
+            n++;
+        }
         while (!done.isEmpty())
         {
             completions.onComplete(done.removeLong(), null);

@@ -69,6 +69,10 @@ public final class Ibv
     public static final int LINK_LAYER_ETHERNET = 2;
 
     public static final int ATOMIC_NONE = 0;
+    /** {@code IBV_ATOMIC_HCA}: atomic among the device's own atomics. */
+    public static final int ATOMIC_HCA = 1;
+    /** {@code IBV_ATOMIC_GLOB}: atomic with the CPU's atomics too. */
+    public static final int ATOMIC_GLOB = 2;
 
     private static final String[] WC_STATUS = {
         "success", "local length error", "local QP operation error", "local EE context operation error",
