@@ -32,8 +32,8 @@ import org.jmpi.bench.PingPong;
  * threads of one JVM, as many increments per thread as fetch_and_ops per rank ({@code --adds}), both timed from the
  * first thread's (rank's) start to the last one's end; target: at least 0.5x its rate. Both loops run once untimed
  * before the first round ({@code --warmup} operations per rank, default {@code --adds}), so that no round times the
- * JIT compiling them. The counter is
- * {@code allocMem} memory, so across JVMs with {@code --param pvas.partition.size=...} it is in the arena and reached
+ * JIT compiling them. The counter and the 1 MiB target of 1 and 2 are
+ * {@code allocMem} memory, so across JVMs with {@code --param pvas.partition.size=...} they are in the arena and reached
  * directly.</li>
  * </ol>
  * Rank 0 measures 1 and 2 against rank 1; every rank takes part in 3. A rank that waits for the others in 3 (done
@@ -62,8 +62,8 @@ public final class RmaTargets
         {
             final Intracomm world = mpi.world();
             final int rank = world.rank();
-            final byte[] memory = new byte[MIB];
-            // allocMem: in the arena where the PVAS transport is on, so the counter is reached directly across JVMs too
+            // allocMem: in the arena where the PVAS transport is on, so the targets are reached directly across JVMs too
+            final ByteBuffer memory = mpi.allocMem(MIB);
             final ByteBuffer counter = mpi.allocMem(Long.BYTES);
             try (Win bytes = Win.create(memory, 1, null, world); Win counters = Win.create(counter, 8, null, world))
             {
@@ -159,6 +159,7 @@ public final class RmaTargets
                 bytes.unlockAll();
             }
             mpi.freeMem(counter);
+            mpi.freeMem(memory);
         }
     }
 
