@@ -421,11 +421,17 @@ public final class Win implements AutoCloseable
     /**
      * MPI_Put: {@code originCount} items of {@code originType} from {@code origin} at element {@code originOffset} to
      * {@code targetCount} items of {@code targetType} at displacement {@code targetDisp} of rank {@code target}'s window.
-     * Complete at the next synchronisation that closes the access epoch (on the direct path, on return).
+     * Complete at the next synchronisation that closes the access epoch (on the direct path, on return). Where the
+     * target's memory is reached directly and both sides are {@code count} elements of one basic type, with
+     * {@code origin} an array of it, this is one plain copy and allocates nothing.
      */
     public void put(final Object origin, final int originOffset, final int originCount, final Datatype originType, final int target,
         final long targetDisp, final int targetCount, final Datatype targetType)
     {
+        if (window.copyDirect(true, origin, originOffset, originCount, originType, target, targetDisp, targetCount, targetType))
+        {
+            return;
+        }
         call("Win.put", () -> window.put("Win.put", origin, originOffset, originCount, originType, target, targetDisp, targetCount,
             targetType));
     }
@@ -434,6 +440,10 @@ public final class Win implements AutoCloseable
     public void get(final Object origin, final int originOffset, final int originCount, final Datatype originType, final int target,
         final long targetDisp, final int targetCount, final Datatype targetType)
     {
+        if (window.copyDirect(false, origin, originOffset, originCount, originType, target, targetDisp, targetCount, targetType))
+        {
+            return;
+        }
         call("Win.get", () -> window.get("Win.get", origin, originOffset, originCount, originType, target, targetDisp, targetCount,
             targetType));
     }
@@ -531,7 +541,8 @@ public final class Win implements AutoCloseable
 
     /**
      * MPI_Win_fence: completes this rank's operations, then synchronises the window's ranks; opens an access and
-     * exposure epoch unless {@code assertion} has {@link #MODE_NOSUCCEED}. Collective.
+     * exposure epoch unless {@code assertion} has {@link #MODE_NOSUCCEED}. Collective. Between ranks that are threads
+     * of one JVM the synchronisation is a barrier by atomics on the window's own memory (no message).
      *
      * @param assertion 0 or MODE_NOSTORE | MODE_NOPUT | MODE_NOPRECEDE | MODE_NOSUCCEED (ERR_ASSERT otherwise).
      */
@@ -541,9 +552,26 @@ public final class Win implements AutoCloseable
         {
             checkAssert("Win.fence", assertion, MODE_NOSTORE | MODE_NOPUT | MODE_NOPRECEDE | MODE_NOSUCCEED);
             window.fence("Win.fence", (assertion & MODE_NOSUCCEED) == 0);
-            comm.barrier();
+            if (fenceDirect == 0)
+            {
+                fenceDirect = everyRank(comm, window.barrierDirect()) ? 1 : -1;
+            }
+            if (fenceDirect > 0)
+            {
+                window.barrier();
+            }
+            else
+            {
+                comm.barrier();
+            }
         });
     }
+
+    /**
+     * How fences synchronise, decided together at the first fence: 1 by atomics on the ranks' synchronisation memory
+     * (every rank reaches every other's directly: threads of one JVM), -1 by the communicator's barrier, 0 undecided.
+     */
+    private int fenceDirect;
 
     /** MPI_Win_post: opens an exposure epoch for the ranks of {@code group} (a subgroup of {@link #group()}). */
     public void post(final Group group, final int assertion)
@@ -628,6 +656,10 @@ public final class Win implements AutoCloseable
     /** MPI_Win_flush_all. */
     public void flushAll()
     {
+        if (window.flushAllDone())
+        {
+            return;
+        }
         call("Win.flushAll", () -> window.flushAll("Win.flushAll"));
     }
 

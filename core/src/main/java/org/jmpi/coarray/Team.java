@@ -10,6 +10,7 @@ import org.jmpi.ErrorClass;
 import org.jmpi.Intracomm;
 import org.jmpi.MpiException;
 import org.jmpi.Request;
+import org.jmpi.Win;
 
 /**
  * The images that share coarrays: the ranks of a communicator, numbered from 0 (image {@code i} is rank {@code i};
@@ -17,7 +18,8 @@ import org.jmpi.Request;
  * complete the nonblocking puts of every coarray allocated on it.
  *
  * <p>Threading: one thread per image uses a team and its coarrays at a time (as one Fortran image is one thread of
- * control). The team owns a duplicate of the communicator, freed by {@link #free()}.
+ * control). The team owns a duplicate of the communicator and a window without memory for its barrier, freed by
+ * {@link #free()}.
  */
 public final class Team
 {
@@ -25,12 +27,16 @@ public final class Team
     private static final byte[] NOTHING = new byte[0];
 
     private final Intracomm comm;
+    /** A window without memory whose fences are {@link #syncAll}'s barrier (by atomics between threads of one JVM). */
+    private final Win sync;
     private final List<Coarray> coarrays = new ArrayList<>();
     private final boolean[] named;
 
     private Team(final Intracomm comm)
     {
         this.comm = comm;
+        this.sync = Win.create(null, 1, null, comm);
+        sync.setName("coarray team sync");
         this.named = new boolean[comm.size()];
     }
 
@@ -73,7 +79,8 @@ public final class Team
     public void syncAll()
     {
         completePuts();
-        comm.barrier();
+        // a fence that closes and opens nothing is a barrier: between threads of one JVM, atomics on the ranks' memory
+        sync.fence(Win.MODE_NOPRECEDE | Win.MODE_NOSUCCEED | Win.MODE_NOSTORE | Win.MODE_NOPUT);
         VarHandle.fullFence();
     }
 
@@ -137,6 +144,7 @@ public final class Team
         {
             throw new MpiException(ErrorClass.ERR_OTHER, "Team.free: " + coarrays.size() + " coarrays of the team are still open");
         }
+        sync.free();
         comm.free();
     }
 

@@ -17,12 +17,14 @@ import org.jmpi.coarray.Team;
  * A conjugate-gradient mini-app in the manner of NPB CG (issue 18, item 6): unpreconditioned CG, 25 iterations per
  * solve, on a sparse symmetric positive definite matrix (the 7-point Laplacian of an {@code n x n x n} grid plus
  * 0.1 on the diagonal, in CSR), rows distributed in blocks. Each iteration needs the whole search direction
- * {@code p} for the matrix-vector product, gathered three ways:
+ * {@code p} for the matrix-vector product, gathered four ways:
  * <ul>
  * <li>{@code two-sided}: {@code allgatherv} of every rank's block;</li>
  * <li>{@code rma}: get-based, as the paper's RMA version: inside a fence epoch each rank gets every other rank's
  * block of {@code p} from a window;</li>
- * <li>{@code coarray}: {@code p} is a coarray; after {@code syncAll} each image gets every other image's block.</li>
+ * <li>{@code coarray}: {@code p} is a coarray; after {@code syncAll} each image gets every other image's block;</li>
+ * <li>{@code coarray-nb} (the paper's nonblocking variant): each image {@code putAsync}s its block into every other
+ * image's copy, completed by one {@code syncAll}.</li>
  * </ul>
  * The dot products are allreduces in every version. Unlike NPB's two-dimensional grid with a transpose exchange,
  * the distribution is one-dimensional (rows): every rank gathers all of {@code p}.
@@ -30,14 +32,14 @@ import org.jmpi.coarray.Team;
  * r -= alpha q; 5. rho' = r . r; 6. p = r + (rho' / rho) p. The result, zeta, is the same in every version and at
  * every rank count (to rounding of the reductions).
  * Usage: {@code bin/jmpirun [--threads] -np 4 -cp 'bench/target/classes:bench/target/lib/*'
- * org.jmpi.bench.rma.ConjugateGradient [--n 32] [--solves 5] [--versions two-sided,rma,coarray]}.
+ * org.jmpi.bench.rma.ConjugateGradient [--n 32] [--solves 5] [--versions two-sided,rma,coarray,coarray-nb]}.
  */
 public final class ConjugateGradient implements CgSolver
 {
     /** Versions of the gather. */
     public enum Version
     {
-        TWO_SIDED, RMA, COARRAY;
+        TWO_SIDED, RMA, COARRAY, COARRAY_NB;
 
         static Version of(final String name)
         {
@@ -106,7 +108,7 @@ public final class ConjugateGradient implements CgSolver
         r = new double[rows];
         z = new double[rows];
         x = new double[rows];
-        if (version == Version.COARRAY)
+        if (version == Version.COARRAY || version == Version.COARRAY_NB)
         {
             team = Team.of(comm);
             coarray = DoubleCoarray.allocate(team, total);
@@ -211,32 +213,59 @@ public final class ConjugateGradient implements CgSolver
     {
         switch (version)
         {
-            case TWO_SIDED -> comm.allgatherv(Comm.IN_PLACE, 0, 0, Datatype.DOUBLE, p, 0, counts, displs, Datatype.DOUBLE);
-            case RMA ->
+            case TWO_SIDED -> gatherTwoSided();
+            case RMA -> gatherRma();
+            case COARRAY -> gatherCoarray();
+            default -> gatherCoarrayNb();
+        }
+    }
+
+    private void gatherTwoSided()
+    {
+        comm.allgatherv(Comm.IN_PLACE, 0, 0, Datatype.DOUBLE, p, 0, counts, displs, Datatype.DOUBLE);
+    }
+
+    private void gatherRma()
+    {
+        win.fence(Win.MODE_NOPRECEDE);
+        for (int k = 0; k < comm.size(); k++)
+        {
+            if (k != comm.rank())
             {
-                win.fence(Win.MODE_NOPRECEDE);
-                for (int k = 0; k < comm.size(); k++)
-                {
-                    if (k != comm.rank())
-                    {
-                        win.get(p, displs[k], counts[k], Datatype.DOUBLE, k, displs[k], counts[k], Datatype.DOUBLE);
-                    }
-                }
-                win.fence(Win.MODE_NOSUCCEED);
-            }
-            default ->
-            {
-                team.syncAll();
-                for (int k = 0; k < comm.size(); k++)
-                {
-                    if (k != comm.rank())
-                    {
-                        coarray.get(k, displs[k], p, displs[k], counts[k]);
-                    }
-                }
-                team.syncAll();
+                win.get(p, displs[k], counts[k], Datatype.DOUBLE, k, displs[k], counts[k], Datatype.DOUBLE);
             }
         }
+        win.fence(Win.MODE_NOSUCCEED);
+    }
+
+    private void gatherCoarray()
+    {
+        team.syncAll();
+        for (int k = 0; k < comm.size(); k++)
+        {
+            if (k != comm.rank())
+            {
+                coarray.get(k, displs[k], p, displs[k], counts[k]);
+            }
+        }
+        team.syncAll();
+    }
+
+    /**
+     * The nonblocking variant: this rank's block into every other rank's copy, completed by one {@code syncAll}. No sync
+     * is needed before the puts: every rank finished reading its copy (the product) before the dot products' allreduces,
+     * which this rank has passed.
+     */
+    private void gatherCoarrayNb()
+    {
+        for (int k = 0; k < comm.size(); k++)
+        {
+            if (k != comm.rank())
+            {
+                coarray.putAsync(k, first, p, first, rows);
+            }
+        }
+        team.syncAll();
     }
 
     private void gatherZ()
@@ -337,7 +366,7 @@ public final class ConjugateGradient implements CgSolver
             }
             for (int round = 1; round <= rounds; round++)
             {
-                for (final String name : parsed.option("--versions", "two-sided,rma,coarray").split(","))
+                for (final String name : parsed.option("--versions", "two-sided,rma,coarray,coarray-nb").split(","))
                 {
                     timeAndPrint(world, name.trim(), solves, new ConjugateGradient(world, Version.of(name.trim()), n));
                 }

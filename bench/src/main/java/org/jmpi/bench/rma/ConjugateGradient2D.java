@@ -288,56 +288,64 @@ public final class ConjugateGradient2D implements CgSolver
         final int sendLength = colStart[sendBlock + 1] - colStart[sendBlock];
         switch (version)
         {
-            case TWO_SIDED ->
+            case TWO_SIDED -> exchangeTwoSided(out, sendOffset, sendLength);
+            case RMA -> exchangeRma(out, subOffset);
+            case COARRAY -> exchangeCoarray(out, subOffset);
+            default -> exchangeCoarrayNb(out, sendOffset, sendLength);
+        }
+    }
+
+    private void exchangeTwoSided(final double[] out, final int sendOffset, final int sendLength)
+    {
+        rowComm.allreduce(Comm.IN_PLACE, 0, exchange, 0, rowCount, Datatype.DOUBLE, Op.SUM);
+        comm.sendrecv(exchange, sendOffset, sendLength, Datatype.DOUBLE, sendTo, TAG, out, 0, colCount, Datatype.DOUBLE,
+            receiveFrom, TAG);
+    }
+
+    private void exchangeRma(final double[] out, final int subOffset)
+    {
+        win.fence(Win.MODE_NOPRECEDE);
+        getPartials();
+        win.fence(0);
+        sumPartials(maxRow);
+        win.fence(0);
+        win.get(out, 0, colCount, Datatype.DOUBLE, receiveFrom, maxRow + subOffset, colCount, Datatype.DOUBLE);
+        win.fence(Win.MODE_NOSUCCEED);
+    }
+
+    private void exchangeCoarray(final double[] out, final int subOffset)
+    {
+        team.syncAll();
+        getPartials();
+        sumPartials(maxRow);
+        team.syncAll();
+        coarray.get(receiveFrom, maxRow + subOffset, out, 0, colCount);
+        team.syncAll();
+    }
+
+    private void exchangeCoarrayNb(final double[] out, final int sendOffset, final int sendLength)
+    {
+        for (int j = 0; j < gridCols; j++)
+        {
+            if (j != myCol)
             {
-                rowComm.allreduce(Comm.IN_PLACE, 0, exchange, 0, rowCount, Datatype.DOUBLE, Op.SUM);
-                comm.sendrecv(exchange, sendOffset, sendLength, Datatype.DOUBLE, sendTo, TAG, out, 0, colCount, Datatype.DOUBLE,
-                    receiveFrom, TAG);
-            }
-            case RMA ->
-            {
-                win.fence(Win.MODE_NOPRECEDE);
-                getPartials();
-                win.fence(0);
-                sumPartials(maxRow);
-                win.fence(0);
-                win.get(out, 0, colCount, Datatype.DOUBLE, receiveFrom, maxRow + subOffset, colCount, Datatype.DOUBLE);
-                win.fence(Win.MODE_NOSUCCEED);
-            }
-            case COARRAY ->
-            {
-                team.syncAll();
-                getPartials();
-                sumPartials(maxRow);
-                team.syncAll();
-                coarray.get(receiveFrom, maxRow + subOffset, out, 0, colCount);
-                team.syncAll();
-            }
-            default ->
-            {
-                for (int j = 0; j < gridCols; j++)
-                {
-                    if (j != myCol)
-                    {
-                        coarray.putAsync(myRow * gridCols + j, myCol * maxRow, exchange, myCol * maxRow, rowCount);
-                    }
-                }
-                team.syncAll();
-                for (int i = 0; i < rowCount; i++)
-                {
-                    double sum = 0;
-                    for (int j = 0; j < gridCols; j++)
-                    {
-                        sum += exchange[j * maxRow + i];
-                    }
-                    parts[i] = sum;
-                }
-                // parts[0, rowCount) now holds my row block of A v; its sub-block goes to my transpose receiver's q
-                coarray.putAsync(sendTo, gridCols * maxRow, parts, sendOffset, sendLength);
-                team.syncAll();
-                System.arraycopy(exchange, gridCols * maxRow, out, 0, colCount);
+                coarray.putAsync(myRow * gridCols + j, myCol * maxRow, exchange, myCol * maxRow, rowCount);
             }
         }
+        team.syncAll();
+        for (int i = 0; i < rowCount; i++)
+        {
+            double sum = 0;
+            for (int j = 0; j < gridCols; j++)
+            {
+                sum += exchange[j * maxRow + i];
+            }
+            parts[i] = sum;
+        }
+        // parts[0, rowCount) now holds my row block of A v; its sub-block goes to my transpose receiver's q
+        coarray.putAsync(sendTo, gridCols * maxRow, parts, sendOffset, sendLength);
+        team.syncAll();
+        System.arraycopy(exchange, gridCols * maxRow, out, 0, colCount);
     }
 
     /** The get-based versions: every other process of my row's partial sum into {@link #parts} (mine copied). */

@@ -22,7 +22,7 @@ import org.jmpi.coarray.Team;
  * <ul>
  * <li>{@code two-sided}: irecv/isend of the four faces (the j faces as a vector type), j first, then i;</li>
  * <li>{@code rma}: get-based, as the paper's MPI RMA version: fence, each rank gets its j halos from its
- * neighbours' boundaries, fence, then its i halos, fence;</li>
+ * neighbours' boundaries, fence, then its i halos, fence (on a grid of one column of ranks, no j step and its fence);</li>
  * <li>{@code coarray}: each rank puts its boundary into its neighbours' halos with blocking coarray puts (strided
  * sections for the j faces), {@code syncAll} after each direction;</li>
  * <li>{@code coarray-nb}: the same with {@code putAsync} (the paper's {@code nonblock}).</li>
@@ -190,15 +190,19 @@ public final class Himeno
     private void rmaGet()
     {
         win.fence(Win.MODE_NOPRECEDE);
-        if (jLo >= 0)
+        // a grid of one column of ranks (dims[1] = 1, the same on every rank) has no j faces to exchange
+        if (dims[1] > 1)
         {
-            win.get(p, at(1, 0, 0), 1, jFace, jLo, at(1, njOfJLo, 0), 1, jFace);
+            if (jLo >= 0)
+            {
+                win.get(p, at(1, 0, 0), 1, jFace, jLo, at(1, njOfJLo, 0), 1, jFace);
+            }
+            if (jHi >= 0)
+            {
+                win.get(p, at(1, nj + 1, 0), 1, jFace, jHi, at(1, 1, 0), 1, jFace);
+            }
+            win.fence(0);
         }
-        if (jHi >= 0)
-        {
-            win.get(p, at(1, nj + 1, 0), 1, jFace, jHi, at(1, 1, 0), 1, jFace);
-        }
-        win.fence(0);
         if (iLo >= 0)
         {
             win.get(p, at(0, 0, 0), plane, Datatype.DOUBLE, iLo, at(niOfILo, 0, 0), plane, Datatype.DOUBLE);
@@ -212,15 +216,18 @@ public final class Himeno
 
     private void coarrayPut(final boolean nonblocking)
     {
-        if (jLo >= 0)
+        if (dims[1] > 1)
         {
-            put(nonblocking, jLo, jSections[2], jSections[0]);
+            if (jLo >= 0)
+            {
+                put(nonblocking, jLo, jSections[2], jSections[0]);
+            }
+            if (jHi >= 0)
+            {
+                put(nonblocking, jHi, jSections[3], jSections[1]);
+            }
+            team.syncAll();
         }
-        if (jHi >= 0)
-        {
-            put(nonblocking, jHi, jSections[3], jSections[1]);
-        }
-        team.syncAll();
         if (iLo >= 0)
         {
             put(nonblocking, iLo, (niOfILo + 1) * plane, 1 * plane);

@@ -7,12 +7,15 @@ import java.util.Locale;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 import org.HdrHistogram.Histogram;
+import org.jmpi.Comm;
 import org.jmpi.Datatype;
 import org.jmpi.Intracomm;
 import org.jmpi.Mpi;
 import org.jmpi.Op;
+import org.jmpi.Request;
 import org.jmpi.Win;
 import org.jmpi.bench.BenchArgs;
 import org.jmpi.bench.Percentiles;
@@ -26,15 +29,19 @@ import org.jmpi.bench.PingPong;
  * <li>A 1 MiB put and flush against {@code System.arraycopy} of 1 MiB; target: at least 0.8x its speed between
  * threads.</li>
  * <li>fetch_and_op (SUM on a long) on rank 0 from every rank against an {@code AtomicLong} incremented by as many
- * threads of one JVM, as many increments per thread as fetch_and_ops per rank ({@code --adds}), timed from the
- * first thread's start to the last one's end once all are running; target: at least 0.5x its rate. The counter is
- * {@code allocMem} memory, so across JVMs with {@code --param pvas.partition.size=...} it is in the arena and reached
+ * threads of one JVM, as many increments per thread as fetch_and_ops per rank ({@code --adds}), both timed from the
+ * first thread's (rank's) start to the last one's end; target: at least 0.5x its rate. Both loops run once untimed
+ * before the first round ({@code --warmup} operations per rank, default {@code --adds}), so that no round times the
+ * JIT compiling them. The counter and the 1 MiB target of 1 and 2 are
+ * {@code allocMem} memory, so across JVMs with {@code --param pvas.partition.size=...} they are in the arena and reached
  * directly.</li>
  * </ol>
- * Rank 0 measures 1 and 2 against rank 1; every rank takes part in 3. Rounds alternate the measurement and its
+ * Rank 0 measures 1 and 2 against rank 1; every rank takes part in 3. A rank that waits for the others in 3 (done
+ * early, or while rank 0 runs the AtomicLong baseline) sleeps 50 µs between tests of a nonblocking collective
+ * rather than spinning, so that with more ranks than cores it does not take a core from those still counting. Rounds alternate the measurement and its
  * baseline so that load changes hit both alike. Prints means and percentiles (µs) and the ratios.
  * Usage: {@code bin/jmpirun [--threads] -np 2 -cp 'bench/target/classes:bench/target/lib/*' org.jmpi.bench.rma.RmaTargets
- * [--iterations 20000] [--rounds 3] [--adds 200000]}.
+ * [--iterations 20000] [--rounds 3] [--adds 200000] [--warmup ADDS]}.
  */
 public final class RmaTargets
 {
@@ -46,16 +53,17 @@ public final class RmaTargets
 
     public static void main(final String[] args)
     {
-        final BenchArgs parsed = BenchArgs.parse(args, "--iterations", "--rounds", "--adds");
+        final BenchArgs parsed = BenchArgs.parse(args, "--iterations", "--rounds", "--adds", "--warmup");
         final int iterations = parsed.intOption("--iterations", 20_000);
         final int rounds = parsed.intOption("--rounds", 3);
         final int adds = parsed.intOption("--adds", 200_000);
+        final int warmup = parsed.intOption("--warmup", adds);
         try (Mpi mpi = Mpi.init(args))
         {
             final Intracomm world = mpi.world();
             final int rank = world.rank();
-            final byte[] memory = new byte[MIB];
-            // allocMem: in the arena where the PVAS transport is on, so the counter is reached directly across JVMs too
+            // allocMem: in the arena where the PVAS transport is on, so the targets are reached directly across JVMs too
+            final ByteBuffer memory = mpi.allocMem(MIB);
             final ByteBuffer counter = mpi.allocMem(Long.BYTES);
             try (Win bytes = Win.create(memory, 1, null, world); Win counters = Win.create(counter, 8, null, world))
             {
@@ -70,6 +78,13 @@ public final class RmaTargets
                 final byte[] eight = new byte[8];
                 final byte[] big = new byte[MIB];
                 final byte[] copyTarget = new byte[MIB];
+                // Warm-up, untimed: the fetch_and_op loop and the AtomicLong loop compiled before round 1 times them
+                fetchRate(counters, new long[] {1}, new long[1], warmup, world);
+                if (rank == 0)
+                {
+                    atomicLongRate(world.size(), warmup);
+                }
+                sleepUntil(world.ibarrier());
                 for (int round = 0; round < rounds; round++)
                 {
                     final Histogram pingPong = Percentiles.newHistogram();
@@ -120,6 +135,8 @@ public final class RmaTargets
                     final double generalRate = fetchRate(counters, ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()).putLong(0, 1),
                         ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()), Math.max(1, adds / 10), world);
                     final double atomicRate = rank == 0 ? atomicLongRate(world.size(), adds) : 0;
+                    // the other ranks sleep meanwhile: spinning in a barrier they would take cores from the baseline's threads
+                    sleepUntil(world.ibarrier());
                     if (rank == 0)
                     {
                         row("two-sided 8 B one-way", pingPong, 2);
@@ -133,16 +150,24 @@ public final class RmaTargets
                             "with nio buffers (general path) %.3g/s = %.3f%n",
                             round + 1, put.getMean() / oneWay, get.getMean() / oneWay, arraycopy.getMean() / bigPut.getMean(),
                             fetchRate, atomicRate, fetchRate / atomicRate, generalRate, generalRate / atomicRate);
+                        // the same for bench's RmaReport: round, the four ratios, the two rates
+                        System.out.printf(Locale.ROOT, "ratios %d %.4f %.4f %.4f %.4f %.6g %.6g%n", round + 1, put.getMean() / oneWay,
+                            get.getMean() / oneWay, arraycopy.getMean() / bigPut.getMean(), fetchRate / atomicRate, fetchRate, atomicRate);
                     }
                 }
                 counters.unlockAll();
                 bytes.unlockAll();
             }
             mpi.freeMem(counter);
+            mpi.freeMem(memory);
         }
     }
 
-    /** fetch_and_op SUM + flush on rank 0 per second, {@code count} by every rank, from {@code one} into {@code old}. */
+    /**
+     * fetch_and_op SUM + flush on rank 0 per second, {@code count} by every rank, from {@code one} into {@code old}: as the
+     * AtomicLong baseline, from the earliest rank's start to the latest rank's end (one clock: ranks as threads share
+     * it, JVMs of one node read the same monotonic clock), so the barriers around the loop are not timed.
+     */
     private static double fetchRate(final Win counters, final Object one, final Object old, final int count, final Intracomm world)
     {
         world.barrier();
@@ -152,8 +177,20 @@ public final class RmaTargets
             counters.fetchAndOp(one, 0, old, 0, Datatype.LONG, 0, 0, Op.SUM);
             counters.flush(0);
         }
-        world.barrier();
-        return (double)count * world.size() / ((System.nanoTime() - t0) / 1e9);
+        final long[] span = {-t0, System.nanoTime()};
+        // A rank done early sleeps while the others finish, as a finished AtomicLong thread exits: one spinning in the
+        // reduction would take a core from the ranks still counting (4 ranks on 2 cores).
+        sleepUntil(world.iallreduce(Comm.IN_PLACE, 0, span, 0, 2, Datatype.LONG, Op.MAX));
+        return (double)count * world.size() / ((span[1] + span[0]) / 1e9);
+    }
+
+    /** Waits for {@code request} sleeping 50 µs between tests, so that a waiting rank leaves the cores to the others. */
+    private static void sleepUntil(final Request request)
+    {
+        while (!request.test())
+        {
+            LockSupport.parkNanos(50_000);
+        }
     }
 
     /**

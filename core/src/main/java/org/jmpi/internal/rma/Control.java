@@ -8,11 +8,12 @@ import org.jmpi.internal.engine.ProgressEngine;
 import org.jmpi.internal.pt2pt.CommState;
 
 /**
- * A window's synchronisation memory at one rank and its use from the others: a registered {@code long[2n + 1]}.
+ * A window's synchronisation memory at one rank and its use from the others: a registered {@code long[3n + 1]}.
  * <pre>
- *   [0, n)    posts: control[o] grows when rank o posts to this rank (PSCW)
- *   [n, 2n)   completes: control[n + o] grows when rank o completes its access epoch to this rank
- *   2n        the lock word: bit 40 an exclusive holder, the bits below it the shared holders
+ *   [0, n)        posts: control[o] grows when rank o posts to this rank (PSCW)
+ *   [n, 2n)       completes: control[n + o] grows when rank o completes its access epoch to this rank
+ *   2n            the lock word: bit 40 an exclusive holder, the bits below it the shared holders
+ *   [2n+1, 3n+1)  barriers: control[2n + 1 + o] grows when rank o signals this rank in a fence's barrier
  * </pre>
  * Counters are cumulative, and each rank counts what it has consumed, so epochs never mix. Only remote atomics
  * (fetch-and-add, compare-and-swap through the one-sided layer) change them, so they work on every path; waiting reads
@@ -38,6 +39,8 @@ final class Control
     private final long[] completesSeen;
     private RegionKey[] keys;
     private RemoteRegion[] resolved;
+    /** Barriers this rank has passed ({@link #barrier}). */
+    private long barriers;
 
     Control(final CommState comm, final OneSided oneSided)
     {
@@ -46,7 +49,7 @@ final class Control
         this.oneSided = oneSided;
         this.rank = comm.rank();
         this.size = comm.size();
-        this.control = new long[2 * size + 1];
+        this.control = new long[3 * size + 1];
         this.region = engine.call(() -> oneSided.register(control));
         this.lockByte = 16L * size;
         this.postsSeen = new long[size];
@@ -165,6 +168,48 @@ final class Control
             final long until = System.nanoTime() + backoffNs;
             engine.await(() -> System.nanoTime() >= until);
             backoffNs = Math.min(backoffNs * 2, 1_000_000);
+        }
+    }
+
+    /**
+     * Whether every rank's control memory is reached directly (loads, stores and atomics: ranks that are threads of
+     * this JVM) and this rank's calling thread drives its engine, so that {@link #barrier} may run. Resolves every rank's
+     * control memory once. Not in offload mode (MULTIPLE, async progress): a thread waiting there re-checks only every
+     * millisecond or more ({@code ProgressEngine.await}), where the communicator's barrier is woken by its completion.
+     */
+    boolean allDirect()
+    {
+        return !engine.offload() && engine.call(() ->
+        {
+            boolean all = true;
+            for (int r = 0; r < size; r++)
+            {
+                all &= of(r).direct() != null;
+            }
+            return all;
+        });
+    }
+
+    /**
+     * A barrier through the control memory, where {@link #allDirect} holds on every rank (the caller decides that
+     * collectively). Dissemination: in round k, while 2^k &lt; n, add 1 to rank (me + 2^k)'s barrier counter for this
+     * rank (one atomic on its memory, which wakes its engine), then wait until this rank's counter for rank
+     * (me - 2^k) has reached the number of barriers passed. Each rank signals a given rank at most once per barrier
+     * (the distances are distinct modulo n), so the counters never run ahead of a barrier. The atomics order every
+     * store before a rank's signal before every load after the barrier.
+     */
+    void barrier()
+    {
+        final long epoch = ++barriers;
+        for (int distance = 1; distance < size; distance <<= 1)
+        {
+            // a direct region: the add touches only the target's memory and wakes its engine, safe off the engine thread
+            oneSided.add(resolved[(rank + distance) % size], 8L * (2 * size + 1 + rank), 1);
+            final long at = 8L * (2 * size + 1 + (rank - distance + size) % size);
+            if (region.loadLong(at) < epoch)
+            {
+                engine.await(() -> region.loadLong(at) >= epoch);
+            }
         }
     }
 

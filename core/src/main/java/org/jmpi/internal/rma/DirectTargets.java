@@ -19,7 +19,9 @@ import org.jmpi.internal.reduce.Kernels;
  * {@code getAndAdd} or {@code getAndSet} for SUM and REPLACE on an int or a long, a volatile load for NO_OP, and
  * {@link Atomics} (the collectives' kernels in a compare-and-exchange loop) for every other op and type.</li>
  * </ol>
- * Anything else (nio buffers, a target reached by messages, a misaligned element, a bad argument) returns false
+ * Puts and gets ({@link #copy}) of elements of one basic type between an origin array and a directly reached target
+ * are one plain copy. Anything else (nio buffers, a target reached by messages, a misaligned element, a read-only
+ * target, a bad argument) returns false
  * having done nothing; the window then takes its general path, which raises the errors.
  *
  * <p>Threading: the window's thread (one at a time, as {@link Window}); the atomics are atomic with respect to every
@@ -61,7 +63,7 @@ final class DirectTargets
     /** Records target {@code r}'s memory as this rank reaches it directly, or null when it is reached by messages. */
     void learn(final int r, final BufferView direct)
     {
-        if (direct == null || direct.indirect() != null)
+        if (direct == null || direct.indirect() != null || direct.readOnly())
         {
             state[r] = BY_MESSAGES;
             return;
@@ -94,14 +96,38 @@ final class DirectTargets
         return otherOp(origin, originOffset, result, resultOffset, type, targetBase, at, op);
     }
 
+    /**
+     * A put ({@code put}) or get of {@code count} elements of {@code type} between the origin array from element
+     * {@code originOffset} and target {@code r}'s memory at {@code targetByte} (checked by the caller to lie inside the
+     * target's window, {@code bytes} long): one plain copy, or false when it does not apply here.
+     */
+    boolean copy(final boolean put, final Object origin, final int originOffset, final int count, final Datatype type, final int r,
+        final long targetByte, final long bytes)
+    {
+        if (state[r] != DIRECT || !fits(origin, originOffset, count, type))
+        {
+            return false;
+        }
+        final long originAt = arrayBase(type) + (long)originOffset * type.size();
+        if (put)
+        {
+            UnsafeApi.copyMemory(origin, originAt, base[r], address[r] + targetByte, bytes);
+        }
+        else
+        {
+            UnsafeApi.copyMemory(base[r], address[r] + targetByte, origin, originAt, bytes);
+        }
+        return true;
+    }
+
     /** Every other op and basic array type: as {@link #fetchAndOp}, or false when it does not apply. */
     private boolean otherOp(final Object origin, final int originOffset, final Object result, final int resultOffset, final Datatype type,
         final Object targetBase, final long at, final Op op)
     {
         final int unit = (int)type.size();
         final int code = op.code();
-        if ((at & (unit - 1)) != 0 || !op.isPredefined() || !fits(result, resultOffset, type) ||
-            (code != Op.CODE_NO_OP && !fits(origin, originOffset, type)))
+        if ((at & (unit - 1)) != 0 || !op.isPredefined() || !fits(result, resultOffset, 1, type) ||
+            (code != Op.CODE_NO_OP && !fits(origin, originOffset, 1, type)))
         {
             return false;
         }
@@ -165,8 +191,8 @@ final class DirectTargets
         return type == Datatype.BYTE ? BYTES : type == Datatype.INT ? INTS : LONGS;
     }
 
-    /** Whether {@code array} is a primitive array of {@code type}'s elements with an element at {@code offset}. */
-    private static boolean fits(final Object array, final int offset, final Datatype type)
+    /** Whether {@code array} is a primitive array of {@code type}'s elements with elements [offset, offset + count). */
+    private static boolean fits(final Object array, final int offset, final int count, final Datatype type)
     {
         final int length;
         if (array instanceof long[] a && type == Datatype.LONG)
@@ -201,6 +227,6 @@ final class DirectTargets
         {
             length = -1;
         }
-        return offset >= 0 && offset < length;
+        return offset >= 0 && count >= 0 && (long)offset + count <= length;
     }
 }

@@ -304,6 +304,68 @@ public final class Window
         return direct.fetchAndOp(origin, originOffset, result, resultOffset, type, target, targetByte, op);
     }
 
+    /**
+     * MPI_Put's and MPI_Get's hot path ({@link DirectTargets#copy}): one plain copy between the origin's array and the
+     * target's memory where this rank reaches it directly, for {@code count} elements of one basic type on both sides
+     * (the coarrays' transfers, halo planes, gathered blocks). Checks what {@link #put} and {@link #get} check; returns
+     * false, having done nothing, when anything is off or the path does not apply (the caller then takes the general
+     * path, which raises the errors). No allocation, no engine call once the target is resolved; complete on return.
+     */
+    public boolean copyDirect(final boolean put, final Object origin, final int originOffset, final int originCount,
+        final Datatype originType, final int target, final long disp, final int targetCount, final Datatype targetType)
+    {
+        if (freed || directory != null || target < 0 || target >= size || disp < 0 || originType == null || originType != targetType ||
+            originCount != targetCount || originCount < 0 || !(fenceOpen || lockAll || lockHeld[target] != 0 ||
+            (inStart != null && inStart[target])) || comm.services().finalized())
+        {
+            return false;
+        }
+        final Datatype element = elementTypes[target];
+        final long unit = targetType.size();
+        if ((element != null && element != targetType) || !targetType.isPredefined() || targetType.basicType() != targetType ||
+            unit <= 0 || (unit & (unit - 1)) != 0)
+        {
+            return false;
+        }
+        final long limit = sizes[target];
+        if (disp > limit / dispUnits[target])
+        {
+            return false;
+        }
+        final long targetByte = disp * dispUnits[target];
+        final long bytes = unit * originCount;
+        // nothing to move (a rank may expose nothing): the general path's checks and its done completion
+        if (bytes == 0 || targetByte + bytes > limit || (element != null && (targetByte & (unit - 1)) != 0))
+        {
+            return false;
+        }
+        if (!direct.known(target))
+        {
+            learn(target);
+        }
+        return direct.copy(put, origin, originOffset, originCount, targetType, target, targetByte, bytes);
+    }
+
+    /**
+     * MPI_Win_flush_all's hot path: true, having done all it does, when a passive-target epoch is open to every rank
+     * (lockAll) and nothing is in flight (every operation took the direct path); false for {@link #flushAll(String)}.
+     */
+    public boolean flushAllDone()
+    {
+        if (freed || directory != null || !lockAll || comm.services().finalized())
+        {
+            return false;
+        }
+        for (int r = 0; r < size; r++)
+        {
+            if (!inFlight[r].isEmpty())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Resolves target {@code r}'s memory on the engine once, for {@link DirectTargets}. */
     private void learn(final int r)
     {
@@ -604,6 +666,21 @@ public final class Window
         completeAll();
         fenceOpen = succeed;
         forget();
+    }
+
+    /** Whether every rank's synchronisation memory is reached directly: {@link #barrier()} may run where it holds everywhere. */
+    public boolean barrierDirect()
+    {
+        return control.allDirect();
+    }
+
+    /**
+     * The second half of MPI_Win_fence where {@link #barrierDirect()} holds on every rank (ranks that are threads of one
+     * JVM): a barrier by atomics on the ranks' synchronisation memory, with no message and no collective call.
+     */
+    public void barrier()
+    {
+        control.barrier();
     }
 
     private boolean anyLock()

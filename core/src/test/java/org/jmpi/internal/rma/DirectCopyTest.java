@@ -1,0 +1,198 @@
+package org.jmpi.internal.rma;
+
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import org.jmpi.Datatype;
+import org.jmpi.ErrorClass;
+import org.jmpi.MpiException;
+import org.jmpi.Ranks;
+import org.jmpi.Win;
+import org.jmpi.coarray.DoubleCoarray;
+import org.jmpi.coarray.Team;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The hot path of MPI_Put and MPI_Get ({@link DirectTargets#copy}: one plain copy between an origin array and a target
+ * reached directly, elements of one basic type on both sides) against the general path, the errors it must still raise,
+ * that it allocates nothing, and the fence's barrier by atomics between threads (and the coarrays' {@code syncAll} on it).
+ * On the axes where ranks are reached by frames everything takes the general path and must agree all the same.
+ */
+@Timeout(120)
+class DirectCopyTest
+{
+    private static boolean isolated()
+    {
+        return Boolean.getBoolean("jmpi.jvm.isolate") || "remote".equals(System.getProperty("jmpi.jvm.memory"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4})
+    void shouldPutAndGetAlikeOnTheHotAndTheGeneralPath(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int me = world.rank();
+            final int right = (me + 1) % size;
+            final double[] memory = new double[16];
+            final ByteBuffer bytes = ByteBuffer.allocateDirect(16 * 8).order(ByteOrder.nativeOrder());
+            try (Win win = Win.create(memory, 8, null, world); Win nio = Win.create(bytes, 8, null, world))
+            {
+                final double[] mine = new double[16];
+                for (int i = 0; i < 16; i++)
+                {
+                    mine[i] = me * 100 + i;
+                }
+                win.fence(0);
+                nio.fence(0);
+                // hot path on both: double[] origin, DOUBLE on both sides; into an array window and a ByteBuffer window
+                win.put(mine, 2, 5, Datatype.DOUBLE, right, 3, 5, Datatype.DOUBLE);
+                nio.put(mine, 2, 5, Datatype.DOUBLE, right, 3, 5, Datatype.DOUBLE);
+                win.fence(0);
+                nio.fence(0);
+                final int left = (me - 1 + size) % size;
+                for (int i = 0; i < 5; i++)
+                {
+                    assertEquals(left * 100 + 2 + i, memory[3 + i], "put into the array window at " + (3 + i));
+                    assertEquals(left * 100 + 2 + i, bytes.getDouble((3 + i) * 8), "put into the buffer window at " + (3 + i));
+                }
+                final double[] got = new double[8];
+                final double[] gotByTheGeneralPath = new double[8];
+                win.get(got, 1, 5, Datatype.DOUBLE, right, 3, 5, Datatype.DOUBLE);
+                // the general path: a contiguous derived type of the same elements
+                final Datatype five = Datatype.contiguous(5, Datatype.DOUBLE).commit();
+                win.get(gotByTheGeneralPath, 1, 1, five, right, 3, 1, five);
+                win.fence(0);
+                assertArrayEquals(gotByTheGeneralPath, got);
+                assertEquals(me * 100 + 2, got[1]);
+                win.fence(0);
+                nio.fence(0);
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void shouldStillRaiseTheErrorsOnTheHotPath(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int target = (world.rank() + 1) % size;
+            final double[] data = new double[4];
+            final Win win = Win.create(new double[4], 8, null, world);
+            assertEquals(ErrorClass.ERR_RMA_SYNC, assertThrows(MpiException.class,
+                () -> win.put(data, 0, 1, Datatype.DOUBLE, target, 0, 1, Datatype.DOUBLE)).errorClass(), "outside an epoch");
+            win.lockAll(0);
+            assertEquals(ErrorClass.ERR_RMA_RANGE, assertThrows(MpiException.class,
+                () -> win.put(data, 0, 2, Datatype.DOUBLE, target, 3, 2, Datatype.DOUBLE)).errorClass(), "past the window");
+            assertEquals(ErrorClass.ERR_RMA_RANGE, assertThrows(MpiException.class,
+                () -> win.get(data, 0, 1, Datatype.DOUBLE, target, Long.MAX_VALUE / 16, 1, Datatype.DOUBLE)).errorClass(),
+                "far past the window");
+            assertEquals(ErrorClass.ERR_DISP, assertThrows(MpiException.class,
+                () -> win.get(data, 0, 1, Datatype.DOUBLE, target, -1, 1, Datatype.DOUBLE)).errorClass(), "negative displacement");
+            assertEquals(ErrorClass.ERR_TYPE, assertThrows(MpiException.class,
+                () -> win.put(new int[2], 0, 2, Datatype.INT, target, 0, 2, Datatype.INT)).errorClass(), "ints on a double[] window");
+            assertEquals(ErrorClass.ERR_RANK, assertThrows(MpiException.class,
+                () -> win.put(data, 0, 1, Datatype.DOUBLE, size, 0, 1, Datatype.DOUBLE)).errorClass(), "a rank outside the window");
+            assertThrows(MpiException.class, () -> win.get(data, 3, 2, Datatype.DOUBLE, target, 0, 2, Datatype.DOUBLE),
+                "past the origin array");
+            win.put(data, 0, 1, Datatype.DOUBLE, target, 3, 1, Datatype.DOUBLE);
+            win.unlockAll();
+            win.free();
+            assertEquals(ErrorClass.ERR_WIN, assertThrows(MpiException.class,
+                () -> win.get(data, 0, 1, Datatype.DOUBLE, target, 0, 1, Datatype.DOUBLE)).errorClass(), "a freed window");
+        });
+    }
+
+    @Test
+    void shouldAllocateNothingOnTheHotPath()
+    {
+        Assumptions.assumeFalse(isolated(), "ranks reached by frames take the general path");
+        Ranks.run(2, (mpi, world) ->
+        {
+            final double[] memory = new double[64];
+            try (Win win = Win.create(memory, 8, null, world))
+            {
+                win.lockAll(0);
+                final double[] plane = new double[32];
+                final int target = 1 - world.rank();
+                for (int i = 0; i < 50_000; i++)
+                {
+                    win.put(plane, 0, 32, Datatype.DOUBLE, target, 0, 32, Datatype.DOUBLE);
+                    win.get(plane, 0, 32, Datatype.DOUBLE, target, 32, 32, Datatype.DOUBLE);
+                    win.flush(target);
+                    win.flushAll();
+                }
+                final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+                final long before = threads.getCurrentThreadAllocatedBytes();
+                for (int i = 0; i < 10_000; i++)
+                {
+                    win.put(plane, 0, 32, Datatype.DOUBLE, target, 0, 32, Datatype.DOUBLE);
+                    win.get(plane, 0, 32, Datatype.DOUBLE, target, 32, 32, Datatype.DOUBLE);
+                    win.flush(target);
+                    win.flushAll();
+                }
+                final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+                win.unlockAll();
+                world.barrier();
+                assertTrue(allocated < 1_000, "10 000 puts, gets and flushes allocated " + allocated + " bytes");
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 5})
+    void shouldSeparateFenceEpochsAndSyncAllsAtEveryRankCount(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int me = world.rank();
+            final long[] slots = new long[size];
+            final Team team = Team.of(world);
+            try (Win win = Win.create(slots, 8, null, world); DoubleCoarray a = DoubleCoarray.allocate(team, size))
+            {
+                final long[] value = new long[1];
+                final double[] x = new double[1];
+                for (int round = 1; round <= 50; round++)
+                {
+                    // every rank writes its slot at every rank, then everyone checks every slot: a fence that let a rank
+                    // through early would show an old round
+                    win.fence(0);
+                    value[0] = round * 1000L + me;
+                    for (int t = 0; t < size; t++)
+                    {
+                        win.put(value, 0, 1, Datatype.LONG, t, me, 1, Datatype.LONG);
+                    }
+                    win.fence(0);
+                    for (int r = 0; r < size; r++)
+                    {
+                        assertEquals(round * 1000L + r, slots[r], "fence round " + round + ", slot " + r);
+                    }
+                    x[0] = round + me / 1000.0;
+                    for (int t = 0; t < size; t++)
+                    {
+                        a.putAsync(t, me, x, 0, 1);
+                    }
+                    team.syncAll();
+                    for (int r = 0; r < size; r++)
+                    {
+                        assertEquals(round + r / 1000.0, a.get(r), "syncAll round " + round + ", image " + r);
+                    }
+                    team.syncAll();
+                }
+                win.fence(Win.MODE_NOSUCCEED);
+            }
+            team.free();
+        });
+    }
+}
