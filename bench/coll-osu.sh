@@ -5,46 +5,62 @@
 # Needs: mvn -B package -DskipTests (bench/target/classes, launcher jar for bin/jmpirun).
 # Usage: bench/coll-osu.sh [np] [--threads] [maxBytes]
 #        bench/coll-osu.sh --vs-c [np] [--threads] [maxBytes] [rounds] [warmup]
+#        bench/coll-osu.sh --targets [maxBytes] [rounds] [longWarmup]
 # --vs-c: the issue-16 set (barrier, bcast, reduce, allreduce, gather, scatter, allgather, alltoall) against C
 # Open MPI's (bench/c/osu_coll.c, --mca btl self,vader, --bind-to core, or none with more ranks than cores),
 # alternated per collective (C, jmpi, C, jmpi ...) in one invocation; warmup = calls before each size up to
 # 64 KiB on both sides (1000 = OSU's default). Prints per size the medians over rounds and the median of
 # the per-round ratios jmpi / C.
+# --targets: every run issue 16's targets need, in one command: --vs-c at 2 and 4 JVMs and at 2, 4 and 8 ranks as
+# threads, each with the long warm-up (default 20000 calls per size) and with OSU's default (1000), maxBytes
+# (default 1024) and rounds (default 2) as given; then, per configuration, jmpi's OSU-warm-up figure over its
+# long-warm-up figure per size (item 4: at most 2); last, 2 JVMs with the rooted calls forced through the node
+# region (the selection across JVMs). About 30 minutes at the defaults on a 2-vCPU machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The two reports, one python program: "vs-c" (jmpi against C) or "blocking" (the issue-4 tables).
+# The reports, one python program: "vs-c" (jmpi against C), "warmup" (OSU warm-up against the long one) or
+# "blocking" (the issue-4 tables).
 report=$(cat <<'PY'
 import sys, statistics
-def load(name):
+def load(name, where=None):
     rows = {}
-    for line in open(f"{out}/{name}"):
+    for line in open(f"{where or out}/{name}"):
         if line.startswith("#") or not line.strip():
             continue
         f = line.split()
         rows[int(f[0])] = float(f[1])
     return rows
+SIZES = (4, 64, 1024, 16384, 65536, 262144, 1048576)
+def table(ops, rounds, header, left, right):
+    """One row per op: per size "left / right (median of per-round right/left)" from two lists of rounds' files."""
+    print("| collective | " + " | ".join(f"{s} B {header}" for s in SIZES) + " |")
+    print("|---|" + "---:|" * len(SIZES))
+    for op in ops:
+        a, b = left(op), right(op)
+        cells = []
+        for s in ((0,) if op == "barrier" else SIZES):
+            if all(s in x for x in a + b):
+                am = statistics.median(x[s] for x in a)
+                bm = statistics.median(x[s] for x in b)
+                ratio = statistics.median(y[s] / x[s] for x, y in zip(a, b))
+                cells.append(f"{am:.2f} / {bm:.2f} ({ratio:.2f})")
+            else:
+                cells.append("-")
+        cells += [""] * (len(SIZES) - len(cells))
+        print(f"| {op} | " + " | ".join(cells) + " |")
 if sys.argv[1] == "vs-c":
     out, np, mode, ops, rounds, warmup = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split(), int(sys.argv[6]), sys.argv[7]
     where = f"{np} ranks as threads of one JVM" if mode else f"{np} JVMs"
     print(f"Average latency in us per call (OSU method), jmpi with {where} against C Open MPI with {np} processes, {rounds} "
           f"alternated rounds, {warmup} warm-up calls per size; medians over rounds; ratio = jmpi / C, the median of the per-round ratios.\n")
-    sizes = (4, 64, 1024, 16384, 65536, 262144, 1048576)
-    print("| collective | " + " | ".join(f"{s} B C / jmpi (ratio)" for s in sizes) + " |")
-    print("|---|" + "---:|" * len(sizes))
-    for op in ops:
-        c = [load(f"c-{op}-{r}.txt") for r in range(1, rounds + 1)]
-        j = [load(f"jmpi-{op}-{r}.txt") for r in range(1, rounds + 1)]
-        cells = []
-        for s in ((0,) if op == "barrier" else sizes):
-            if all(s in x for x in c + j):
-                cm = statistics.median(x[s] for x in c)
-                jm = statistics.median(x[s] for x in j)
-                ratio = statistics.median(jj[s] / cc[s] for cc, jj in zip(c, j))
-                cells.append(f"{cm:.2f} / {jm:.2f} ({ratio:.2f})")
-            else:
-                cells.append("-")
-        cells += [""] * (len(sizes) - len(cells))
-        print(f"| {op} | " + " | ".join(cells) + " |")
+    table(ops, rounds, "C / jmpi (ratio)", lambda op: [load(f"c-{op}-{r}.txt") for r in range(1, rounds + 1)],
+          lambda op: [load(f"jmpi-{op}-{r}.txt") for r in range(1, rounds + 1)])
+elif sys.argv[1] == "warmup":
+    long_dir, short_dir, where, ops, rounds = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split(), int(sys.argv[6])
+    print(f"jmpi, {where}: average latency with the long warm-up and with OSU's default (1000 calls per size), median "
+          f"over {rounds} rounds each; ratio = OSU warm-up / long warm-up, the median of the per-round ratios (item 4's target: at most 2).\n")
+    table(ops, rounds, "long / OSU (ratio)", lambda op: [load(f"jmpi-{op}-{r}.txt", long_dir) for r in range(1, rounds + 1)],
+          lambda op: [load(f"jmpi-{op}-{r}.txt", short_dir) for r in range(1, rounds + 1)])
 else:
     out, np, mode, ops = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split()
     where = f"{np} ranks as threads of one JVM" if mode else f"{np} JVMs"
@@ -71,31 +87,57 @@ else:
         print(f"| {s} | " + " | ".join(cells) + " |")
 PY
 )
-if [ "${1:-}" = "--vs-c" ]; then
-  shift
-  np=${1:-2}
-  mode=${2:-}
-  max=${3:-1048576}
-  rounds=${4:-2}
-  warmup=${5:-1000}
-  out=bench/target/coll-vs-c
+ops_vs_c="barrier bcast reduce allreduce gather scatter allgather alltoall"
+# vs_c np mode max rounds warmup out [jmpirun args...]: the --vs-c runs into out, then their table.
+vs_c() {
+  local np=$1 mode=$2 max=$3 rounds=$4 warmup=$5 out=$6
+  shift 6
+  local extra=("$@")
   mkdir -p "$out"
   if ! command -v mpicc >/dev/null; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q openmpi-bin libopenmpi-dev >/dev/null
   fi
   mpicc -O2 -o "$out/osu_coll" bench/c/osu_coll.c
-  ops="barrier bcast reduce allreduce gather scatter allgather alltoall"
-  bind=(--bind-to core)
+  local bind=(--bind-to core)
   if [ "$np" -gt "$(nproc)" ]; then bind=(--bind-to none); fi   # Open MPI refuses to bind two ranks to one core
   for r in $(seq 1 "$rounds"); do
-    for op in $ops; do
+    for op in $ops_vs_c; do
       mpirun --allow-run-as-root --oversubscribe -np "$np" "${bind[@]}" --mca btl self,vader "$out/osu_coll" "$op" "$max" "$warmup" \
         > "$out/c-$op-$r.txt"
-      bin/jmpirun -np "$np" $mode -cp bench/target/classes org.jmpi.bench.coll.OsuCollective "$op" "$max" --warmup "$warmup" \
-        > "$out/jmpi-$op-$r.txt"
+      bin/jmpirun -np "$np" $mode ${extra[@]+"${extra[@]}"} -cp bench/target/classes org.jmpi.bench.coll.OsuCollective "$op" "$max" \
+        --warmup "$warmup" > "$out/jmpi-$op-$r.txt"
     done
   done
-  python3 -c "$report" vs-c "$out" "$np" "$mode" "$ops" "$rounds" "$warmup"
+  python3 -c "$report" vs-c "$out" "$np" "$mode" "$ops_vs_c" "$rounds" "$warmup"
+}
+if [ "${1:-}" = "--vs-c" ]; then
+  shift
+  vs_c "${1:-2}" "${2:-}" "${3:-1048576}" "${4:-2}" "${5:-1000}" bench/target/coll-vs-c
+  exit 0
+fi
+if [ "${1:-}" = "--targets" ]; then
+  shift
+  max=${1:-1024}
+  rounds=${2:-2}
+  long=${3:-20000}
+  for config in "2 jvm" "4 jvm" "2 threads" "4 threads" "8 threads"; do
+    set -- $config
+    np=$1
+    mode=""
+    where="$np JVMs"
+    if [ "$2" = threads ]; then mode=--threads; where="$np ranks as threads"; fi
+    base=bench/target/coll-targets/$np-$2
+    echo "## $where, long warm-up ($long calls per size)"; echo
+    vs_c "$np" "$mode" "$max" "$rounds" "$long" "$base-long"; echo
+    echo "## $where, OSU's default warm-up (1000 calls per size)"; echo
+    vs_c "$np" "$mode" "$max" "$rounds" 1000 "$base-osu"; echo
+    python3 -c "$report" warmup "$base-long" "$base-osu" "$where" "$ops_vs_c" "$rounds"; echo
+  done
+  # Across JVMs `auto` keeps the rooted calls on point-to-point; this pass forces them through the node region,
+  # for the selection (docs/collectives.md, "Selection across JVMs").
+  echo "## 2 JVMs, bcast, reduce, gather and scatter forced through the node region, long warm-up"; echo
+  vs_c 2 "" "$max" "$rounds" "$long" bench/target/coll-targets/2-jvm-rooted-node --param coll.bcast.algorithm=node \
+    --param coll.reduce.algorithm=node --param coll.gather.algorithm=node --param coll.scatter.algorithm=node
   exit 0
 fi
 np=${1:-4}

@@ -444,6 +444,17 @@ class NodeCollectivesTest
                             final long[] data = longs(count, c.rank() == root ? 7 * i : -1);
                             c.bcast(data, 0, count, Datatype.LONG, root);
                             assertEquals(7L * i + count - 1, data[count - 1]);
+                            // Rooted calls back to back: non-roots of gather and reduce run a call ahead.
+                            final long[] gathered = new long[2 * c.size()];
+                            c.gather(new long[] {c.rank(), i}, 0, 2, Datatype.LONG, gathered, 0, 2, Datatype.LONG, root);
+                            final long[] reduced = new long[1];
+                            c.reduce(new long[] {c.rank() + i}, 0, reduced, 0, 1, Datatype.LONG, Op.SUM, root);
+                            if (c.rank() == root)
+                            {
+                                assertEquals(c.size() - 1, gathered[2 * (c.size() - 1)], "gather on comm " + id + ", call " + i);
+                                assertEquals(i, gathered[2 * c.size() - 1], "gather on comm " + id + ", call " + i);
+                                assertEquals((long)c.size() * (c.size() - 1) / 2 + (long)c.size() * i, reduced[0], "reduce on comm " + id);
+                            }
                             c.barrier();
                             checked.incrementAndGet();
                         }

@@ -31,14 +31,33 @@ final class Buffers
     static void checkSend(final String call, final Object buf, final int offset, final int count, final Datatype type)
     {
         checkArgs(call, offset, count, type);
-        Convertor.create(BufferView.of(buf, call + ": send buffer"), offset, count, type);
+        if (!fitsArray(buf, offset, count, type))
+        {
+            Convertor.create(BufferView.of(buf, call + ": send buffer"), offset, count, type);
+        }
     }
 
     /** As {@link #checkSend}, and the buffer must be writable. */
     static void checkRecv(final String call, final Object buf, final int offset, final int count, final Datatype type)
     {
         checkArgs(call, offset, count, type);
-        Convertor.createForReceive(BufferView.of(buf, call + ": receive buffer"), offset, count, type);
+        if (!fitsArray(buf, offset, count, type))
+        {
+            Convertor.createForReceive(BufferView.of(buf, call + ": receive buffer"), offset, count, type);
+        }
+    }
+
+    /**
+     * Whether {@code buf} is a primitive array whose element type is the predefined {@code type} and the
+     * {@code count} items from {@code offset} lie inside it: the common case, which passes every check a
+     * convertor makes (units, footprint, writable, no byte twice), checked without making one (a small
+     * collective's argument checks allocated a view and a convertor per buffer). Anything else: false, and the
+     * convertor checks and names what is wrong.
+     */
+    private static boolean fitsArray(final Object buf, final int offset, final int count, final Datatype type)
+    {
+        final int length = BufferView.arrayLength(buf, type);
+        return length >= 0 && (long)offset + count <= length;
     }
 
     /** {@link #checkRecv} or {@link #checkSend} of one slot. */

@@ -30,6 +30,14 @@ import org.jmpi.MpiException;
 public final class BufferView
 {
     private static final boolean NATIVE_LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+    private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+    private static final long BOOLEAN_BASE = UnsafeApi.arrayBaseOffset(boolean[].class);
+    private static final long SHORT_BASE = UnsafeApi.arrayBaseOffset(short[].class);
+    private static final long CHAR_BASE = UnsafeApi.arrayBaseOffset(char[].class);
+    private static final long INT_BASE = UnsafeApi.arrayBaseOffset(int[].class);
+    private static final long LONG_BASE = UnsafeApi.arrayBaseOffset(long[].class);
+    private static final long FLOAT_BASE = UnsafeApi.arrayBaseOffset(float[].class);
+    private static final long DOUBLE_BASE = UnsafeApi.arrayBaseOffset(double[].class);
 
     private final Object buffer;
     private final Object base;
@@ -92,6 +100,75 @@ public final class BufferView
             default -> throw new MpiException(ErrorClass.ERR_BUFFER, what + ": unsupported buffer type " +
                 buffer.getClass().getName());
         };
+    }
+
+    /**
+     * The element count of {@code buffer} when it is a primitive array whose elements are the predefined
+     * {@code element} ({@code int[]} and INT, ...), else -1. Allocates nothing: for hot paths that take arrays
+     * straight ({@link #arrayBaseOffset} gives the address of element 0), where {@link #of} would make a view.
+     * instanceof tests, not a pattern switch: its bootstrap and dispatch would cost the first calls of a job.
+     */
+    public static int arrayLength(final Object buffer, final Datatype element)
+    {
+        if (buffer instanceof int[] a && element == Datatype.INT)
+        {
+            return a.length;
+        }
+        if (buffer instanceof double[] a && element == Datatype.DOUBLE)
+        {
+            return a.length;
+        }
+        if (buffer instanceof long[] a && element == Datatype.LONG)
+        {
+            return a.length;
+        }
+        if (buffer instanceof float[] a && element == Datatype.FLOAT)
+        {
+            return a.length;
+        }
+        if (buffer instanceof byte[] a && element == Datatype.BYTE)
+        {
+            return a.length;
+        }
+        if (buffer instanceof short[] a && element == Datatype.SHORT)
+        {
+            return a.length;
+        }
+        if (buffer instanceof char[] a && element == Datatype.CHAR)
+        {
+            return a.length;
+        }
+        return buffer instanceof boolean[] a && element == Datatype.BOOLEAN ? a.length : -1;
+    }
+
+    /** The Unsafe offset of element 0 in a primitive array of the predefined {@code element} type (see {@link #arrayLength}). */
+    public static long arrayBaseOffset(final Datatype element)
+    {
+        if (element == Datatype.INT)
+        {
+            return INT_BASE;
+        }
+        if (element == Datatype.DOUBLE)
+        {
+            return DOUBLE_BASE;
+        }
+        if (element == Datatype.LONG)
+        {
+            return LONG_BASE;
+        }
+        if (element == Datatype.FLOAT)
+        {
+            return FLOAT_BASE;
+        }
+        if (element == Datatype.SHORT)
+        {
+            return SHORT_BASE;
+        }
+        if (element == Datatype.CHAR)
+        {
+            return CHAR_BASE;
+        }
+        return element == Datatype.BOOLEAN ? BOOLEAN_BASE : BYTE_BASE;
     }
 
     private static BufferView array(final Object array, final Class<?> arrayClass, final int length, final Datatype element)

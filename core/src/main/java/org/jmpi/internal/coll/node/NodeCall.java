@@ -3,7 +3,7 @@ package org.jmpi.internal.coll.node;
 import org.jmpi.Datatype;
 import org.jmpi.Op;
 import org.jmpi.internal.coll.node.NodeOp.Kind;
-import org.jmpi.internal.coll.node.NodeOp.Part;
+import org.jmpi.internal.engine.ProgressEngine;
 
 /**
  * What one node collective call's arguments are on one rank; {@link #start()} makes the call ({@link NodeOp}).
@@ -74,17 +74,29 @@ final class NodeCall
         return this;
     }
 
-    /** Starts the call on the engine and returns its request. */
+    /**
+     * Starts the call on the engine and returns its request: in direct mode inline on the calling thread (no
+     * command object), else as a command for the progress thread.
+     */
     NodeOp start()
     {
         final NodeOp o = new NodeOp(this);
-        node.comm.engine().execute(() ->
+        final ProgressEngine engine = node.comm.engine();
+        if (engine.enter())
         {
-            if (!o.progress())
+            try
             {
-                node.comm.protocol().engine().addActivity(o);
+                o.begin();
             }
-        });
+            finally
+            {
+                engine.exit();
+            }
+        }
+        else
+        {
+            engine.execute(o::begin);
+        }
         return o;
     }
 }

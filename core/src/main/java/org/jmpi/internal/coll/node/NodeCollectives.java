@@ -3,7 +3,6 @@ package org.jmpi.internal.coll.node;
 import org.jmpi.Datatype;
 import org.jmpi.Op;
 import org.jmpi.internal.coll.node.NodeOp.Kind;
-import org.jmpi.internal.coll.node.NodeOp.Part;
 import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.RequestImpl;
 
@@ -51,7 +50,7 @@ public final class NodeCollectives
         return NodeComm.of(c, 0).started();
     }
 
-    /** Barrier: every rank posts its arrival; rank 0 waits for all and releases them with one flag. */
+    /** Barrier: every rank posts its arrival and waits for every other's (one flag handoff). */
     public static RequestImpl barrier(final CommState c, final int slotBytes)
     {
         return new NodeCall(NodeComm.of(c, slotBytes), "barrier", Kind.BARRIER).start();
@@ -148,7 +147,7 @@ public final class NodeCollectives
      */
     public static boolean alltoallInPlaceFits(final CommState c, final int slotBytes, final long blockBytes)
     {
-        return blockBytes * c.size() <= NodeRegionDescriptor.alignSlot(slotBytes);
+        return blockBytes * c.size() <= NodeRegionDescriptor.halfBytes(NodeRegionDescriptor.alignSlot(slotBytes));
     }
 
     /** The P blocks of {@code count} items of {@code type} each, one extent of {@code count} apart. */

@@ -63,15 +63,22 @@ final class NodeComm
     final boolean available;
     final int rank;
     final int size;
+    /** The communicator's error handler, as every call's request reports to it (made once, not per call). */
+    final RequestImpl.ErrorSink errors;
     private NodeRegion region;
     /** Number of the last call started. */
     private long started;
-    /** Number of the last call that posted (its slot, buffers and length stay in use until all ranks are done with it). */
-    long lastPost;
     /** Number of the last call whose done flag was set: done flags go up in call order. */
     long lastDone;
-    /** Number of the highest call the engine has seen: no peer's flag can be more than one beyond it. */
+    /** Number of the highest call the engine has seen: no peer's flag can be more than three beyond it ({@link NodeOp}). */
     long highestSeen;
+    /** The half of the slots (0 or 1) the next round posts in: every rank takes the halves in the same order. */
+    int nextHalf;
+    /**
+     * Per half, the flag (call and round) of the last round posted in it: this rank posts there again once every
+     * peer's done flag has reached it.
+     */
+    final long[] halfUser = new long[2];
     /** Mapped regions, engine thread: the setup's messages in flight and its failure. */
     private RequestImpl setupReceive;
     private byte[] setupMessage;
@@ -89,6 +96,7 @@ final class NodeComm
         this.available = heap || host != null && host.serves(comm);
         this.rank = comm.rank();
         this.size = comm.size();
+        this.errors = comm::handle;
     }
 
     /** The state of {@code c}; {@code slotBytes}: the size of a slot in its region, if this rank creates it. */

@@ -7,7 +7,6 @@ import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.Op;
 import org.jmpi.Status;
-import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.datatype.Convertor;
 import org.jmpi.internal.engine.ProgressEngine;
 import org.jmpi.internal.pt2pt.RequestImpl;
@@ -20,13 +19,16 @@ import org.jmpi.internal.reduce.Kernels;
  * region; in a mapped region as many as the chunks of the leader's data, {@link SlotRounds}):
  * <ol>
  * <li>Setup (first call, mapped regions): wait until the region is mapped ({@link NodeComm#mappedRegion}).</li>
- * <li>Guard: wait until every rank's done flag has reached this rank's previous round (its slot, length and
- * posted buffers are free again).</li>
+ * <li>Guard: wait until this rank's own previous calls are done (posts stay in call order), then until every
+ * rank's done flag has reached the last round posted in the half of the slots this round takes (its half, length
+ * and total are free again). Rounds take the two halves in turn, so a rank may post a call while its peers still
+ * read its previous one: a bcast root or a gather non-root runs one call ahead.</li>
  * <li>Post: small calls pack this rank's contribution into its slot; large ones post its buffers (the
  * user's, for peers to copy or reduce straight from and to); then the length (mode and bytes) and the
  * arrive flag = the call's number; wake the peers.</li>
- * <li>Input: wait for the arrive flags of the ranks whose data this rank reads (barrier: rank 0 waits for all,
- * the others for rank 0's release flag).</li>
+ * <li>Input: wait for the arrive flags of the ranks whose data this rank reads (barrier: every rank waits for
+ * every other's arrival, one flag handoff; a barrier posts no data, so it takes no half and guards nothing but
+ * its own call order).</li>
  * <li>Work: check the peers' lengths, then copy or reduce (below).</li>
  * <li>Done: once this rank's previous call has set its done flag, set it to this round's flag (done flags go
  * up in call order, which the guards rely on); after the last round, to the call's last flag.</li>
@@ -50,25 +52,8 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         BARRIER, BCAST, REDUCE, ALLREDUCE, GATHER, SCATTER, ALLGATHER, ALLTOALL
     }
 
-    /** {@code count} items of {@code type} at element {@code offset} of a user buffer. */
-    record Part(Object buf, int offset, int count, Datatype type)
-    {
-        long bytes()
-        {
-            return count * type.size();
-        }
-
-        Convertor reader()
-        {
-            return Convertor.create(BufferView.of(buf, "send buffer"), offset, count, type);
-        }
-
-        Convertor writer()
-        {
-            return Convertor.createForReceive(BufferView.of(buf, "receive buffer"), offset, count, type);
-        }
-    }
-
+    /** How many calls a peer's flags can be beyond the highest call this rank's engine has seen ({@link #reachedFlag}). */
+    private static final int MAX_LEAD = 3;
     private static final Status OK = new Status(Comm.ANY_SOURCE, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0);
     /**
      * Bytes of each slice a large reduction packs and folds at a time: two such chunks (accumulator and
@@ -87,8 +72,6 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
     final Kind kind;
     /** This call's number. */
     private final long seq;
-    /** The number of this rank's previous call (0: none). */
-    private final long guard;
     final int root;
     private final int me;
     private final int size;
@@ -108,13 +91,15 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
     /** Mapped regions: the rounds (null in a heap region, where a call is one round). */
     private SlotRounds rounds;
     private long round;
+    /** The half of the slots the current round posted in (all ranks post a round in the same half). */
+    private int half;
     private Step step = Step.SETUP;
     private MpiException failure;
 
     /** Made by {@link NodeCall#start()}. */
     NodeOp(final NodeCall b)
     {
-        super(b.node.comm.engine(), b.node.comm::handle);
+        super(b.node.comm.engine(), b.node.errors);
         this.node = b.node;
         this.region = b.node.heapRegion();
         this.call = b.call;
@@ -130,8 +115,15 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         this.type = b.type;
         this.bytes = b.bytes;
         this.seq = node.nextCall();
-        this.guard = node.lastPost;
-        node.lastPost = seq;
+    }
+
+    /** Runs the call's first steps and, unless it finished, hosts it on the engine. Engine thread. */
+    void begin()
+    {
+        if (!progress())
+        {
+            node.comm.protocol().engine().addActivity(this);
+        }
     }
 
     /** Bytes this call needs in a slot: the same on every rank that passes matching arguments. */
@@ -175,13 +167,19 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                 }
                 case GUARD ->
                 {
-                    // Rounds alternate between the slots' halves: round r reuses round r - 2's, which every rank
-                    // must be done with; round 1's was last used by the previous call, done before round 0.
-                    final boolean free = round == 0 ? guard == 0 || allDone(guard, NodeRegionDescriptor.ROUND_LAST) :
-                        round == 1 || allDone(seq, round - 2);
-                    if (!free)
+                    // Posts stay in call order: this rank's previous calls are done. A barrier posts no data; any
+                    // other round takes the next half of the slots, free once every peer is done with its last round.
+                    if (round == 0 && node.lastDone < seq - 1)
                     {
                         return false;
+                    }
+                    if (kind != Kind.BARRIER)
+                    {
+                        half = node.nextHalf;
+                        if (!peersDone(node.halfUser[half]))
+                        {
+                            return false;
+                        }
                     }
                     step = Step.POST;
                 }
@@ -204,7 +202,7 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                     {
                         if (rounds != null)
                         {
-                            rounds.work(round);
+                            rounds.work(round, half);
                         }
                         else
                         {
@@ -223,6 +221,14 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                     {
                         return false;
                     }
+                    if (kind == Kind.BARRIER)
+                    {
+                        // Nobody waits for a barrier's done flag (guards wait for the rounds that used a half, and a
+                        // barrier uses none): it writes one flag per call, its arrival, and its line moves once.
+                        node.lastDone = seq;
+                        step = Step.FINISH;
+                        continue;
+                    }
                     final boolean last = rounds == null || round == rounds.count() - 1;
                     region.done(me, NodeRegionDescriptor.flag(seq, last ? NodeRegionDescriptor.ROUND_LAST : round));
                     region.wakeOthers(me);
@@ -237,7 +243,7 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                 }
                 case FINISH ->
                 {
-                    if ((direct && postsBuffers() && !allDone(seq, NodeRegionDescriptor.ROUND_LAST)) || !node.fileReleased())
+                    if ((direct && postsBuffers() && !allDone()) || !node.fileReleased())
                     {
                         return false;
                     }
@@ -264,7 +270,7 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         }
         if (region.heap())
         {
-            direct = kind != Kind.BARRIER && slotBytesNeeded() > region.slotBytes();
+            direct = kind != Kind.BARRIER && slotBytesNeeded() > region.halfBytes();
         }
         else if (kind != Kind.BARRIER)
         {
@@ -287,9 +293,17 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
 
     private void post()
     {
+        if (kind == Kind.BARRIER)
+        {
+            region.arrive(me, NodeRegionDescriptor.flag(seq, 0));
+            region.wakeOthers(me);
+            return;
+        }
+        node.halfUser[half] = NodeRegionDescriptor.flag(seq, round);
+        node.nextHalf = half ^ 1;
         if (rounds != null)
         {
-            rounds.post(round);
+            rounds.post(round, half);
             region.arrive(me, NodeRegionDescriptor.flag(seq, round));
             region.wakeOthers(me);
             return;
@@ -298,11 +312,11 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         long failed = 0;
         try
         {
-            if (kind != Kind.BARRIER && !direct)
+            if (!direct)
             {
                 packSlot();
             }
-            else if (direct)
+            else
             {
                 postBuffers();
             }
@@ -312,16 +326,17 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
             fail(ex);
             failed = NodeRegionDescriptor.LENGTH_FAILED;
         }
-        region.length(me, failed | (direct ? NodeRegionDescriptor.LENGTH_DIRECT : 0) | (posted & NodeRegionDescriptor.LENGTH_BYTES_MASK));
+        region.length(me, half, failed | (direct ? NodeRegionDescriptor.LENGTH_DIRECT : 0) |
+            (posted & NodeRegionDescriptor.LENGTH_BYTES_MASK));
         region.arrive(me, NodeRegionDescriptor.flag(seq, 0));
         region.wakeOthers(me);
     }
 
-    /** Packs this rank's contribution into its slot. */
+    /** Packs this rank's contribution into its half of its slot. */
     private void packSlot()
     {
         final UnsafeBuffer slots = region.buffer();
-        final int at = region.slotOffset(me);
+        final int at = region.halfOffset(me, half);
         switch (kind)
         {
             case BCAST ->
@@ -370,27 +385,27 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
             throw new MpiException(ErrorClass.ERR_TRUNCATE, "send part is " + part.bytes() + " bytes, receive part " + bytes +
                 " bytes (counts or types do not match)");
         }
-        part.reader().pack(slots, at, (int)bytes);
+        part.pack(slots, at, 0, (int)bytes);
     }
 
     private void postBuffers()
     {
         switch (kind)
         {
-            case BCAST -> region.post(me, me == root ? in : null);
-            case REDUCE, ALLREDUCE -> region.post(me, new Part[] {in, out});
-            case GATHER -> region.post(me, me == root ? blocks : null);
-            case SCATTER -> region.post(me, me == root ? blocks : null);
+            case BCAST -> region.post(me, half, me == root ? in : null);
+            case REDUCE, ALLREDUCE -> region.post(me, half, new Part[] {in, out});
+            case GATHER -> region.post(me, half, me == root ? blocks : null);
+            case SCATTER -> region.post(me, half, me == root ? blocks : null);
             case ALLGATHER ->
             {
                 if (in != null)
                 {
                     copy(in, blocks[me]);
                 }
-                region.post(me, blocks);
+                region.post(me, half, blocks);
             }
-            case ALLTOALL -> region.post(me, blocks);
-            default -> region.post(me, null);
+            case ALLTOALL -> region.post(me, half, blocks);
+            default -> region.post(me, half, null);
         }
     }
 
@@ -398,18 +413,10 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
     {
         if (rounds != null)
         {
-            return rounds.inputsArrived(round);
+            return rounds.inputsArrived(round, half);
         }
         switch (kind)
         {
-            case BARRIER ->
-            {
-                if (me != 0)
-                {
-                    return reached(region.release(0), 0);
-                }
-                return allArrived();
-            }
             case BCAST, SCATTER ->
             {
                 return me == root || reached(region.arrive(root), root);
@@ -435,11 +442,6 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         {
             case BARRIER ->
             {
-                if (me == 0)
-                {
-                    region.release(0, NodeRegionDescriptor.flag(seq, 0));
-                    region.wakeOthers(me);
-                }
             }
             case BCAST ->
             {
@@ -447,11 +449,11 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                 {
                     if (direct)
                     {
-                        copy((Part)region.posted(root), out);
+                        copy((Part)region.posted(root, half), out);
                     }
                     else
                     {
-                        out.writer().unpack(region.buffer(), region.slotOffset(root), (int)bytes);
+                        out.unpack(region.buffer(), region.halfOffset(root, half), 0, (int)bytes);
                     }
                 }
             }
@@ -478,14 +480,14 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                 {
                     if (j != me && checkLength(j, bytes))
                     {
-                        blocks[j].writer().unpack(region.buffer(), region.slotOffset(j), (int)bytes);
+                        blocks[j].unpack(region.buffer(), region.halfOffset(j, half), 0, (int)bytes);
                     }
                 }
             }
         }
         else if (direct && checkLength(root, bytes))
         {
-            copy(in, ((Part[])region.posted(root))[me]);
+            copy(in, ((Part[])region.posted(root, half))[me]);
         }
     }
 
@@ -502,11 +504,11 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         {
             if (direct)
             {
-                copy(((Part[])region.posted(root))[me], out);
+                copy(((Part[])region.posted(root, half))[me], out);
             }
             else
             {
-                out.writer().unpack(region.buffer(), region.slotOffset(root) + (int)(me * bytes), (int)bytes);
+                out.unpack(region.buffer(), region.halfOffset(root, half) + (int)(me * bytes), 0, (int)bytes);
             }
         }
     }
@@ -526,11 +528,11 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
             }
             if (direct)
             {
-                copy(((Part[])region.posted(j))[j], blocks[j]);
+                copy(((Part[])region.posted(j, half))[j], blocks[j]);
             }
             else
             {
-                blocks[j].writer().unpack(region.buffer(), region.slotOffset(j), (int)bytes);
+                blocks[j].unpack(region.buffer(), region.halfOffset(j, half), 0, (int)bytes);
             }
         }
     }
@@ -546,11 +548,11 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
             }
             if (direct)
             {
-                copy(((Part[])region.posted(j))[me], outBlocks[j]);
+                copy(((Part[])region.posted(j, half))[me], outBlocks[j]);
             }
             else
             {
-                outBlocks[j].writer().unpack(region.buffer(), region.slotOffset(j) + (int)(me * bytes), (int)bytes);
+                outBlocks[j].unpack(region.buffer(), region.halfOffset(j, half) + (int)(me * bytes), 0, (int)bytes);
             }
         }
     }
@@ -576,10 +578,16 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         final int unit = Kernels.unitBytes(op, type);
         if (!direct)
         {
-            final byte[] acc = node.scratch((int)bytes);
-            fold(acc, 0, (int)bytes, unit, (j, dst, dstOff, n) ->
-                System.arraycopy(region.memory(), region.slotOffset(j), dst, dstOff, n));
-            out.writer().unpack(node.scratchBuffer(), 0, (int)bytes);
+            // Rank order: rank P-1's operand first, then acc = in_j op acc for j = P-2 .. 0, straight from the slots.
+            final int length = (int)bytes;
+            final byte[] acc = node.scratch(length);
+            final byte[] memory = region.memory();
+            System.arraycopy(memory, region.halfOffset(size - 1, half), acc, 0, length);
+            for (int j = size - 2; j >= 0; j--)
+            {
+                Kernels.reduce(op, type, memory, region.halfOffset(j, half), acc, 0, length / unit);
+            }
+            out.unpack(node.scratchBuffer(), 0, 0, length);
             return;
         }
         final long units = bytes / unit;
@@ -593,12 +601,12 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         final Convertor[] readers = new Convertor[size];
         for (int j = 0; j < size; j++)
         {
-            readers[j] = ((Part[])region.posted(j))[0].reader();
+            readers[j] = ((Part[])region.posted(j, half))[0].reader();
         }
         final Convertor[] writers = new Convertor[size];
         for (int j = 0; j < size; j++)
         {
-            final Part target = ((Part[])region.posted(j))[1];
+            final Part target = ((Part[])region.posted(j, half))[1];
             if (target != null && (kind == Kind.ALLREDUCE || j == root))
             {
                 writers[j] = target.writer();
@@ -606,52 +614,26 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         }
         final byte[] acc = node.scratch(2 * chunk);
         final UnsafeBuffer accBuffer = node.scratchBuffer();
+        // Rank order, per chunk: the accumulator (at chunk) starts as rank P-1's operand, then acc = in_j op acc
+        // for j = P-2 .. 0, each operand packed to the scratch's first chunk.
         for (long at = from; at < to; at += chunk)
         {
             final int n = (int)Math.min(chunk, to - at);
-            final long position = at;
-            fold(acc, chunk, n, unit, (j, dst, dstOff, len) ->
+            readers[size - 1].seek(at);
+            readers[size - 1].pack(accBuffer, chunk, n);
+            for (int j = size - 2; j >= 0; j--)
             {
-                readers[j].seek(position);
-                readers[j].pack(accBuffer, dstOff, len);
-            });
+                readers[j].seek(at);
+                readers[j].pack(accBuffer, 0, n);
+                Kernels.reduce(op, type, acc, 0, acc, chunk, n / unit);
+            }
             for (final Convertor w : writers)
             {
                 if (w != null)
                 {
-                    w.seek(position);
+                    w.seek(at);
                     w.unpack(accBuffer, chunk, n);
                 }
-            }
-        }
-    }
-
-    /** Fetches {@code length} bytes of rank {@code j}'s operand into {@code dst} at {@code dstOff}. */
-    @FunctionalInterface
-    private interface Operand
-    {
-        void fetch(int j, byte[] dst, int dstOff, int length);
-    }
-
-    /**
-     * Folds the ranks' operands in rank order into {@code acc} at {@code accOff}: rank P-1's first, then
-     * {@code acc = in_j op acc} for j = P-2 .. 0. Operands are fetched to {@code acc}'s first {@code length}
-     * bytes unless the accumulator is at 0 (small calls: they are read straight from the slots).
-     */
-    private void fold(final byte[] acc, final int accOff, final int length, final int unit, final Operand operand)
-    {
-        final int units = length / unit;
-        operand.fetch(size - 1, acc, accOff, length);
-        for (int j = size - 2; j >= 0; j--)
-        {
-            if (accOff == 0)
-            {
-                Kernels.reduce(op, type, region.memory(), region.slotOffset(j), acc, 0, units);
-            }
-            else
-            {
-                operand.fetch(j, acc, 0, length);
-                Kernels.reduce(op, type, acc, 0, acc, accOff, units);
             }
         }
     }
@@ -675,15 +657,9 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
      * Checks rank {@code j}'s posted length against this rank's mode and {@code expected} bytes: a mismatch is
      * ERR_TRUNCATE (ranks disagree on counts), a length that is no length at all ERR_INTERN. True when they agree.
      */
-    private boolean checkLength(final int j, final long expected)
+    boolean checkLength(final int j, final long expected)
     {
-        return checkLength(j, expected, 0);
-    }
-
-    /** As above, for round {@code r} of a call in rounds. */
-    boolean checkLength(final int j, final long expected, final long r)
-    {
-        final long length = region.roundLength(j, r);
+        final long length = region.length(j, half);
         final long posted = length & NodeRegionDescriptor.LENGTH_BYTES_MASK;
         final boolean peerDirect = (length & NodeRegionDescriptor.LENGTH_DIRECT) != 0;
         if ((length & NodeRegionDescriptor.LENGTH_FAILED) != 0)
@@ -692,10 +668,10 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
             return false;
         }
         if ((length & ~(NodeRegionDescriptor.LENGTH_DIRECT | NodeRegionDescriptor.LENGTH_BYTES_MASK)) != 0 ||
-            (!peerDirect && posted > region.slotBytes()))
+            (!peerDirect && posted > region.halfBytes()))
         {
             fail(new MpiException(ErrorClass.ERR_INTERN, "rank " + j + " posted length 0x" + Long.toHexString(length) +
-                " in the node collective region (slot " + region.slotBytes() + " bytes)"));
+                " in the node collective region (half a slot: " + region.halfBytes() + " bytes)"));
             return false;
         }
         if (peerDirect != direct || posted != expected)
@@ -725,17 +701,15 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         return allArrived(0);
     }
 
-    /**
-     * Whether every rank, this one included, has set its done flag to round {@code r} of call {@code call} or
-     * beyond (this rank's own rounds of the running call are done before its next one starts).
-     */
-    private boolean allDone(final long call, final long r)
+    /** Whether every rank, this one included, has set its done flag to the last round of this call. */
+    private boolean allDone()
     {
-        if (node.lastDone < call && (call != seq || r == NodeRegionDescriptor.ROUND_LAST))
-        {
-            return false;
-        }
-        final long flag = NodeRegionDescriptor.flag(call, r);
+        return node.lastDone >= seq && peersDone(NodeRegionDescriptor.flag(seq, NodeRegionDescriptor.ROUND_LAST));
+    }
+
+    /** Whether every rank but this one has set its done flag to {@code flag} (a call and round) or beyond. */
+    private boolean peersDone(final long flag)
+    {
         for (int j = 0; j < size; j++)
         {
             if (j != me && !reachedFlag(region.done(j), j, flag))
@@ -760,14 +734,15 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
 
     /**
      * Whether a peer's flag has reached {@code target} (a call and round). A flag is never below 0, and no peer
-     * can be more than one call beyond the highest this rank's engine has seen (a rank posts call t only once
-     * every rank, this one included, is done with its call t - 1, and a rank's other flags never pass its arrive
-     * flag); one more is allowed for slack. Anything else is ERR_INTERN, and the wait ends so that the call
-     * completes with it.
+     * can be more than {@link #MAX_LEAD} calls beyond the highest this rank's engine has seen (a rank posts data
+     * for call t only once every rank is done with the round last posted in that half, from call t - 2 at the
+     * latest, and it starts a barrier t + 1 once its own call t is done; a rank's other flags never pass its
+     * arrive flag); one more is allowed for slack. Anything else is ERR_INTERN, and the wait ends so that the
+     * call completes with it.
      */
     private boolean reachedFlag(final long flag, final int j, final long target)
     {
-        if (flag < 0 || NodeRegionDescriptor.callOf(flag) > node.highestSeen + 2)
+        if (flag < 0 || NodeRegionDescriptor.callOf(flag) > node.highestSeen + MAX_LEAD + 1)
         {
             fail(new MpiException(ErrorClass.ERR_INTERN, "rank " + j + "'s flag in the node collective region holds 0x" +
                 Long.toHexString(flag) + " at call " + seq));

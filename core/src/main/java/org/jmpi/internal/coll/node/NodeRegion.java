@@ -2,9 +2,6 @@ package org.jmpi.internal.coll.node;
 
 import static org.jmpi.internal.coll.node.NodeRegionDescriptor.ARRIVE_OFFSET;
 import static org.jmpi.internal.coll.node.NodeRegionDescriptor.DONE_OFFSET;
-import static org.jmpi.internal.coll.node.NodeRegionDescriptor.LENGTH_OFFSET;
-import static org.jmpi.internal.coll.node.NodeRegionDescriptor.RELEASE_OFFSET;
-import static org.jmpi.internal.coll.node.NodeRegionDescriptor.TOTAL_OFFSET;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -50,7 +47,7 @@ public final class NodeRegion
         this.slotBytes = slotBytes;
         this.memory = new byte[(int)NodeRegionDescriptor.regionLength(ranks, slotBytes)];
         this.buffer = new UnsafeBuffer(memory);
-        this.posted = new AtomicReferenceArray<>(ranks);
+        this.posted = new AtomicReferenceArray<>(2 * ranks);
         this.engines = new AtomicReferenceArray<>(ranks);
         this.waker = null;
         this.file = null;
@@ -140,6 +137,12 @@ public final class NodeRegion
         return slotBytes;
     }
 
+    /** Bytes of half a slot: what one round of a call posts at most. */
+    int halfBytes()
+    {
+        return NodeRegionDescriptor.halfBytes(slotBytes);
+    }
+
     /** The region as a buffer (slots are packed into and unpacked from it). */
     UnsafeBuffer buffer()
     {
@@ -158,6 +161,12 @@ public final class NodeRegion
         return NodeRegionDescriptor.slotOffset(ranks, slotBytes, rank);
     }
 
+    /** Offset in {@link #memory()} of half {@code half} of {@code rank}'s slot. */
+    int halfOffset(final int rank, final int half)
+    {
+        return slotOffset(rank) + NodeRegionDescriptor.halfOffset(slotBytes, half);
+    }
+
     long arrive(final int rank)
     {
         return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + ARRIVE_OFFSET);
@@ -168,20 +177,16 @@ public final class NodeRegion
         return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + DONE_OFFSET);
     }
 
-    long release(final int rank)
+    /** The total {@code rank} posted with a call's first round, in half {@code half}. */
+    long total(final int rank, final int half)
     {
-        return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + RELEASE_OFFSET);
-    }
-
-    long total(final int rank)
-    {
-        return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + TOTAL_OFFSET);
+        return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + NodeRegionDescriptor.totalOffset(half));
     }
 
     /** Plain store: published by the arrive flag's volatile store that follows. */
-    void total(final int rank, final long total)
+    void total(final int rank, final int half, final long total)
     {
-        buffer.putLong(NodeRegionDescriptor.controlOffset(rank) + TOTAL_OFFSET, total);
+        buffer.putLong(NodeRegionDescriptor.controlOffset(rank) + NodeRegionDescriptor.totalOffset(half), total);
     }
 
     /** Copies {@code length} bytes at {@code at} of {@code rank}'s slot to {@code dst}. */
@@ -190,21 +195,16 @@ public final class NodeRegion
         buffer.getBytes(slotOffset(rank) + at, dst, dstOff, length);
     }
 
-    /** The length {@code rank} posted for round {@code round} (mapped regions: even and odd rounds alternate). */
-    long roundLength(final int rank, final long round)
+    /** The length {@code rank} posted for its round in half {@code half} of its slot. */
+    long length(final int rank, final int half)
     {
-        return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + NodeRegionDescriptor.lengthOffset(round));
+        return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + NodeRegionDescriptor.lengthOffset(half));
     }
 
     /** Plain store: published by the arrive flag's volatile store that follows. */
-    void roundLength(final int rank, final long round, final long length)
+    void length(final int rank, final int half, final long length)
     {
-        buffer.putLong(NodeRegionDescriptor.controlOffset(rank) + NodeRegionDescriptor.lengthOffset(round), length);
-    }
-
-    long length(final int rank)
-    {
-        return buffer.getLongVolatile(NodeRegionDescriptor.controlOffset(rank) + LENGTH_OFFSET);
+        buffer.putLong(NodeRegionDescriptor.controlOffset(rank) + NodeRegionDescriptor.lengthOffset(half), length);
     }
 
     void arrive(final int rank, final long call)
@@ -217,26 +217,19 @@ public final class NodeRegion
         buffer.putLongVolatile(NodeRegionDescriptor.controlOffset(rank) + DONE_OFFSET, call);
     }
 
-    void release(final int rank, final long call)
+
+    /**
+     * The buffers {@code rank} posted for its round in half {@code half} (published by its arrive flag): one entry
+     * per half, like the lengths, so that a rank may post its next call while its peers still copy from the last.
+     */
+    Object posted(final int rank, final int half)
     {
-        buffer.putLongVolatile(NodeRegionDescriptor.controlOffset(rank) + RELEASE_OFFSET, call);
+        return posted.getPlain(2 * rank + half);
     }
 
-    /** Plain store: always published by the arrive flag's volatile store that follows. */
-    void length(final int rank, final long length)
+    void post(final int rank, final int half, final Object parts)
     {
-        buffer.putLong(NodeRegionDescriptor.controlOffset(rank) + LENGTH_OFFSET, length);
-    }
-
-    /** The buffers {@code rank} posted for its current call (published by its arrive flag). */
-    Object posted(final int rank)
-    {
-        return posted.getPlain(rank);
-    }
-
-    void post(final int rank, final Object parts)
-    {
-        posted.setPlain(rank, parts);
+        posted.setPlain(2 * rank + half, parts);
     }
 
     /** Wakes every rank but {@code rank} (a flag they may wait for changed). */

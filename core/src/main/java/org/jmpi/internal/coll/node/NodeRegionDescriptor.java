@@ -40,23 +40,22 @@ import java.nio.ByteOrder;
  *
  *   Control block of one rank (longs, written with ordered stores, read volatile):
  *   +---------------------------------------------------------------+
- *   |                 Arrive: last call posted                      |  0
+ *   |                 Arrive: last call and round posted            |  0
  *   |                                                               |
  *   +---------------------------------------------------------------+
- *   |            Done: last call finished reading peers             |  8
+ *   |        Done: last call and round finished reading peers       |  8
  *   |                                                               |
  *   +---------------------------------------------------------------+
- *   |           Release: last barrier released (rank 0)             | 16
+ *   | Length, half 0: bit 62 direct (buffers posted), bit 61 failed,| 16
+ *   | low 32 = bytes                                                |
+ *   +---------------------------------------------------------------+
+ *   |     Total, half 0: bytes of the whole call (per block) on     | 24
+ *   |     this rank, written with the call's first round            |
+ *   +---------------------------------------------------------------+
+ *   |                 Length, half 1 (as half 0)                    | 32
  *   |                                                               |
  *   +---------------------------------------------------------------+
- *   | Length: bit 62 direct (buffers posted), bit 61 failed, low 32 | 24
- *   | = bytes                                                       |
- *   |                                                               |
- *   +---------------------------------------------------------------+
- *   |          Total: bytes of the whole call (per block) on          | 32
- *   |          this rank; round 0 only (mapped regions)             |
- *   +---------------------------------------------------------------+
- *   |     Length of odd rounds (mapped regions), as Length above      | 40
+ *   |                 Total, half 1 (as half 0)                     | 40
  *   |                                                               |
  *   +---------------------------------------------------------------+
  *   |                 (reserved, to CONTROL_LENGTH)                 | 48
@@ -64,14 +63,16 @@ import java.nio.ByteOrder;
  * </pre>
  * Calls are numbered 1, 2, ... per communicator (all ranks call its collectives in the same order), and a
  * call runs in rounds 0, 1, ... (one between threads; across JVMs as many as chunks of the leader's total,
- * each through the slots). A flag holds {@link #flag(long, long) the call number shifted left by 32, or the
+ * each through the slots). Every round of every call but a barrier takes the next of the two halves of each
+ * rank's slot in turn (the same on every rank), with that half's length and total fields, so that a rank may
+ * post its next call while its peers still read its previous one (a bcast root runs one call ahead). A flag holds {@link #flag(long, long) the call number shifted left by 32, or the
  * round} of the last round it stands for (a done flag of a call's last round: round {@link #ROUND_LAST}), so a
  * flag is never reset and consecutive calls never wait for a reset.
  */
 public final class NodeRegionDescriptor
 {
     public static final int MAGIC = 0x524D434A; // "JMCR" read as a little-endian int
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     public static final ByteOrder BYTE_ORDER = ByteOrder.nativeOrder();
 
     public static final int MAGIC_OFFSET = 0;
@@ -84,11 +85,11 @@ public final class NodeRegionDescriptor
     public static final int CONTROL_OFFSET = HEADER_LENGTH;
     public static final int ARRIVE_OFFSET = 0;
     public static final int DONE_OFFSET = ARRIVE_OFFSET + Long.BYTES;
-    public static final int RELEASE_OFFSET = DONE_OFFSET + Long.BYTES;
-    public static final int LENGTH_OFFSET = RELEASE_OFFSET + Long.BYTES;
+    public static final int LENGTH_OFFSET = DONE_OFFSET + Long.BYTES;
     public static final int TOTAL_OFFSET = LENGTH_OFFSET + Long.BYTES;
-    /** Mapped regions run a call in rounds through two halves of each slot: even rounds use the length above, odd ones this. */
+    /** Rounds alternate between the two halves of each slot: half 0 uses the length and total above, half 1 these. */
     public static final int LENGTH_ODD_OFFSET = TOTAL_OFFSET + Long.BYTES;
+    public static final int TOTAL_ODD_OFFSET = LENGTH_ODD_OFFSET + Long.BYTES;
     /** Two 64-byte cache lines per rank. */
     public static final int CONTROL_LENGTH = 128;
 
@@ -122,10 +123,28 @@ public final class NodeRegionDescriptor
         return flag >>> ROUND_BITS;
     }
 
-    /** The offset, in a control block, of the length of round {@code round}. */
-    public static int lengthOffset(final long round)
+    /** The offset, in a control block, of the length of a round posted in half {@code half} (0 or 1) of the slot. */
+    public static int lengthOffset(final int half)
     {
-        return (round & 1) == 0 ? LENGTH_OFFSET : LENGTH_ODD_OFFSET;
+        return half == 0 ? LENGTH_OFFSET : LENGTH_ODD_OFFSET;
+    }
+
+    /** The offset, in a control block, of the total of a call whose first round is posted in half {@code half}. */
+    public static int totalOffset(final int half)
+    {
+        return half == 0 ? TOTAL_OFFSET : TOTAL_ODD_OFFSET;
+    }
+
+    /** Offset, within a slot of {@code slotBytes}, of half {@code half} (0 or 1). */
+    public static int halfOffset(final int slotBytes, final int half)
+    {
+        return half * halfBytes(slotBytes);
+    }
+
+    /** Bytes of half a slot of {@code slotBytes} (a multiple of 64: slots are multiples of {@link #SLOT_ALIGNMENT}). */
+    public static int halfBytes(final int slotBytes)
+    {
+        return slotBytes / 2;
     }
 
     /** Offset of rank {@code rank}'s control block. */

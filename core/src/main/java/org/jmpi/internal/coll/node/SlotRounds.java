@@ -4,23 +4,21 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.internal.coll.node.NodeOp.Kind;
-import org.jmpi.internal.coll.node.NodeOp.Part;
-import org.jmpi.internal.datatype.Convertor;
 import org.jmpi.internal.reduce.Kernels;
 
 /**
  * One call's rounds through a mapped region's slots (ranks in separate JVMs, where no rank can reach another's
  * buffers): every call but a barrier moves its data in chunks of half a slot, one chunk per round, each round
- * with its own flags ({@link NodeRegionDescriptor#flag}) and the rounds alternating between the slots' two
- * halves (and the two length fields), so that a large call is pipelined through the slots: a rank posts round
- * r + 1 while its peers still read round r, and waits only before round r + 2 for every rank to be done with
- * round r.
+ * with its own flags ({@link NodeRegionDescriptor#flag}) and the rounds taking the slots' two halves in turn
+ * (and their length and total fields; {@link NodeOp} picks the half), so that a large call is pipelined through
+ * the slots: a rank posts round r + 1 while its peers still read round r, and waits only before round r + 2 for
+ * every rank to be done with round r.
  * <ol>
  * <li>The leader (the root of a rooted call, else rank 0) writes its total (bytes per block) with its first
  * round; every rank waits for the leader's first round and takes the number of rounds from that total, so
  * that all agree on it even where counts differ. A rank whose own total differs fails with ERR_TRUNCATE and
  * posts failed lengths from its second round on, so its readers fail too (ERR_OTHER); nobody waits forever.</li>
- * <li>Round r covers stream bytes {@code [r * chunk, (r + 1) * chunk)} of each block, in half {@code r % 2} of
+ * <li>Round r covers stream bytes {@code [r * chunk, (r + 1) * chunk)} of each block, in the round's half of
  * the slot: the whole half for bcast, gather and allgather; a multiple of the reduction unit for reductions; the
  * half split into P block chunks for scatter and alltoall (block j's chunk at {@code j * chunk}).</li>
  * <li>Each round: pack this rank's chunk(s) into its slot and post the length; wait for the ranks it reads;
@@ -50,8 +48,8 @@ final class SlotRounds
     private final int leader;
     /** Stream bytes of one block per round. */
     private final long chunk;
-    /** Bytes of half a slot: round r's data lie at {@code (r % 2) * half} of each slot. */
-    private final long half;
+    /** Bytes of half a slot: what one round posts at most. */
+    private final long halfBytes;
     /** Why this call cannot run through the slots (a reduction unit larger than a slot), or null. */
     private final String unfit;
     private long total = -1;
@@ -78,14 +76,14 @@ final class SlotRounds
             case BCAST, REDUCE, GATHER, SCATTER -> root;
             default -> 0;
         };
-        this.half = region.slotBytes() / 2;
+        this.halfBytes = region.halfBytes();
         this.chunk = switch (kind)
         {
-            case REDUCE, ALLREDUCE -> Math.max(unit, half / unit * unit);
-            case SCATTER, ALLTOALL -> half / size >= 8 ? half / size & -8 : Math.max(1, half / size);
-            default -> half;
+            case REDUCE, ALLREDUCE -> Math.max(unit, halfBytes / unit * unit);
+            case SCATTER, ALLTOALL -> halfBytes / size >= 8 ? halfBytes / size & -8 : Math.max(1, halfBytes / size);
+            default -> halfBytes;
         };
-        this.unfit = chunk * (kind == Kind.SCATTER || kind == Kind.ALLTOALL ? size : 1) > half ? "a round of " + chunk + " bytes" +
+        this.unfit = chunk * (kind == Kind.SCATTER || kind == Kind.ALLTOALL ? size : 1) > halfBytes ? "a round of " + chunk + " bytes" +
             (unit > 1 ? " (a reduction unit)" : " per rank") + " does not fit half the node collective slot of " + region.slotBytes() +
             " bytes (raise jmpi.coll.node.slot or choose another algorithm)" : null;
     }
@@ -103,8 +101,8 @@ final class SlotRounds
         return Math.max(0, Math.min(chunk, of - r * chunk));
     }
 
-    /** Packs this rank's chunk(s) of round {@code r} and writes its length (and, round 0, its total). */
-    void post(final long r)
+    /** Packs this rank's chunk(s) of round {@code r} into half {@code h} and writes its length (and, round 0, its total). */
+    void post(final long r, final int h)
     {
         long posted = 0;
         long failed = 0;
@@ -116,7 +114,7 @@ final class SlotRounds
             }
             if (!mismatch)
             {
-                posted = pack(r);
+                posted = pack(r, h);
             }
             else
             {
@@ -130,16 +128,16 @@ final class SlotRounds
         }
         if (r == 0)
         {
-            region.total(me, bytes);
+            region.total(me, h, bytes);
         }
-        region.roundLength(me, r, failed | (posted & NodeRegionDescriptor.LENGTH_BYTES_MASK));
+        region.length(me, h, failed | (posted & NodeRegionDescriptor.LENGTH_BYTES_MASK));
     }
 
-    private long pack(final long r)
+    private long pack(final long r, final int h)
     {
         final long n = chunkBytes(r);
         final long from = r * chunk;
-        final long at = (r & 1) * half;
+        final long at = (long)h * halfBytes;
         switch (kind)
         {
             case BCAST ->
@@ -185,21 +183,17 @@ final class SlotRounds
             throw new MpiException(ErrorClass.ERR_TRUNCATE, "send part is " + part.bytes() + " bytes, receive part " + bytes +
                 " bytes (counts or types do not match)");
         }
-        final Convertor c = part.reader();
-        c.seek(from);
-        c.pack(region.buffer(), region.slotOffset(me) + (int)at, (int)n);
+        part.pack(region.buffer(), region.slotOffset(me) + (int)at, from, (int)n);
     }
 
     /** Unpacks {@code n} stream bytes into {@code part} from {@code from}, out of rank {@code j}'s slot at {@code at}. */
     private void unpack(final Part part, final long from, final long n, final int j, final long at)
     {
-        final Convertor c = part.writer();
-        c.seek(from);
-        c.unpack(region.buffer(), region.slotOffset(j) + (int)at, (int)n);
+        part.unpack(region.buffer(), region.slotOffset(j) + (int)at, from, (int)n);
     }
 
-    /** Whether the ranks whose round {@code r} this rank reads have posted it (round 0: the leader too). */
-    boolean inputsArrived(final long r)
+    /** Whether the ranks whose round {@code r} (in half {@code h}) this rank reads have posted it (round 0: the leader too). */
+    boolean inputsArrived(final long r, final int h)
     {
         final boolean arrived = switch (kind)
         {
@@ -209,15 +203,15 @@ final class SlotRounds
         };
         if (arrived && r == 0)
         {
-            learnTotal();
+            learnTotal(h);
         }
         return arrived;
     }
 
     /** Takes the number of rounds from the leader's total (checked: a total no call can have is ERR_INTERN). */
-    private void learnTotal()
+    private void learnTotal(final int h)
     {
-        final long leaderTotal = me == leader ? bytes : region.total(leader);
+        final long leaderTotal = me == leader ? bytes : region.total(leader, h);
         if (leaderTotal < 0 || leaderTotal > (long)Integer.MAX_VALUE * Math.max(1, size))
         {
             owner.fail(new MpiException(ErrorClass.ERR_INTERN, "rank " + leader + "'s total in the node collective region holds " +
@@ -237,12 +231,12 @@ final class SlotRounds
         }
     }
 
-    /** Reads and unpacks (or reduces) round {@code r}. */
-    void work(final long r)
+    /** Reads and unpacks (or reduces) round {@code r}, posted in half {@code h}. */
+    void work(final long r, final int h)
     {
         final long n = chunkBytes(r);
         final long from = r * chunk;
-        final long at = (r & 1) * half;
+        final long at = (long)h * halfBytes;
         if (r == 0)
         {
             copyOwn();
@@ -255,12 +249,12 @@ final class SlotRounds
         {
             case BCAST ->
             {
-                if (me != root && owner.checkLength(root, n, r))
+                if (me != root && owner.checkLength(root, n))
                 {
                     unpack(out, from, n, root, at);
                 }
             }
-            case REDUCE, ALLREDUCE -> reduce(n, from, r);
+            case REDUCE, ALLREDUCE -> reduce(n, from, (int)at);
             case GATHER, ALLGATHER ->
             {
                 if (kind == Kind.GATHER && me != root)
@@ -270,7 +264,7 @@ final class SlotRounds
                 for (int i = 1; i < size; i++)
                 {
                     final int j = (me + i) % size;
-                    if (owner.checkLength(j, n, r))
+                    if (owner.checkLength(j, n))
                     {
                         unpack(blocks[j], from, n, j, at);
                     }
@@ -278,7 +272,7 @@ final class SlotRounds
             }
             case SCATTER ->
             {
-                if (me != root && owner.checkLength(root, n * size, r))
+                if (me != root && owner.checkLength(root, n * size))
                 {
                     unpack(out, from, n, root, at + me * chunk);
                 }
@@ -288,7 +282,7 @@ final class SlotRounds
                 for (int i = 0; i < size; i++)
                 {
                     final int j = (me + i) % size;
-                    if (owner.checkLength(j, n * size, r))
+                    if (owner.checkLength(j, n * size))
                     {
                         unpack(outBlocks[j], from, n, j, at + me * chunk);
                     }
@@ -341,7 +335,7 @@ final class SlotRounds
      * Folds round {@code r}'s chunks in rank order into the scratch (rank P-1's first, then {@code acc = in_j op
      * acc} for j = P-2 .. 0, each operand copied out of its slot first) and unpacks the result (reducers only).
      */
-    private void reduce(final long n, final long from, final long r)
+    private void reduce(final long n, final long from, final int at)
     {
         if (kind == Kind.REDUCE && me != root)
         {
@@ -350,7 +344,7 @@ final class SlotRounds
         boolean ok = true;
         for (int j = 0; j < size; j++)
         {
-            ok &= owner.checkLength(j, n, r);
+            ok &= owner.checkLength(j, n);
         }
         if (!ok || n == 0)
         {
@@ -360,15 +354,12 @@ final class SlotRounds
         final int operandAt = (int)chunk;
         final byte[] acc = node.scratch(2 * (int)chunk);
         final UnsafeBuffer accBuffer = node.scratchBuffer();
-        final int at = (int)((r & 1) * half);
         region.readSlot(size - 1, at, acc, 0, length);
         for (int j = size - 2; j >= 0; j--)
         {
             region.readSlot(j, at, acc, operandAt, length);
             Kernels.reduce(owner.op, owner.type, acc, operandAt, acc, 0, length / unit);
         }
-        final Convertor w = out.writer();
-        w.seek(from);
-        w.unpack(accBuffer, 0, length);
+        out.unpack(accBuffer, 0, from, length);
     }
 }

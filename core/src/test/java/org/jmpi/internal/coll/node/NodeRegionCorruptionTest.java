@@ -31,11 +31,15 @@ class NodeRegionCorruptionTest
             final NodeComm node = NodeComm.of(s, 0);
             if (world.rank() == 1)
             {
+                // Rank 0 may still be reading rank 1's arrival at the barrier (a rank leaves a barrier once it has
+                // seen every arrival, not once every rank has seen its own): wait until rank 0 has left it.
+                world.recv(new int[1], 0, 1, Datatype.INT, 0, 4);
                 node.region().arrive(1, NodeRegionDescriptor.flag(node.started() + 1_000_000, 0));
                 world.send(new int[1], 0, 1, Datatype.INT, 0, 5);
             }
             else
             {
+                world.send(new int[1], 0, 1, Datatype.INT, 1, 4);
                 world.recv(new int[1], 0, 1, Datatype.INT, 1, 5);
                 final MpiException e = assertThrows(MpiException.class, world::barrier);
                 assertEquals(ErrorClass.ERR_INTERN, e.errorClass());
@@ -58,7 +62,7 @@ class NodeRegionCorruptionTest
             {
                 // What rank 1's bcast from root 1 would post, with garbage in the length's unused bits.
                 final NodeRegion region = node.region();
-                region.length(1, 0x0F00_0000_0000_000CL);
+                region.length(1, node.nextHalf, 0x0F00_0000_0000_000CL);
                 region.arrive(1, NodeRegionDescriptor.flag(node.started() + 1, 0));
                 world.recv(new int[1], 0, 1, Datatype.INT, 0, 6);
             }

@@ -27,15 +27,16 @@ class NodeRegionDescriptorTest
     {
         assertEquals(0, NodeRegionDescriptor.ARRIVE_OFFSET);
         assertEquals(8, NodeRegionDescriptor.DONE_OFFSET);
-        assertEquals(16, NodeRegionDescriptor.RELEASE_OFFSET);
-        assertEquals(24, NodeRegionDescriptor.LENGTH_OFFSET);
-        assertEquals(32, NodeRegionDescriptor.TOTAL_OFFSET);
-        assertEquals(40, NodeRegionDescriptor.LENGTH_ODD_OFFSET);
+        assertEquals(16, NodeRegionDescriptor.LENGTH_OFFSET);
+        assertEquals(24, NodeRegionDescriptor.TOTAL_OFFSET);
+        assertEquals(32, NodeRegionDescriptor.LENGTH_ODD_OFFSET);
+        assertEquals(40, NodeRegionDescriptor.TOTAL_ODD_OFFSET);
         assertEquals(NodeRegionDescriptor.LENGTH_OFFSET, NodeRegionDescriptor.lengthOffset(0));
         assertEquals(NodeRegionDescriptor.LENGTH_ODD_OFFSET, NodeRegionDescriptor.lengthOffset(1));
-        assertEquals(NodeRegionDescriptor.LENGTH_OFFSET, NodeRegionDescriptor.lengthOffset(6));
+        assertEquals(NodeRegionDescriptor.TOTAL_OFFSET, NodeRegionDescriptor.totalOffset(0));
+        assertEquals(NodeRegionDescriptor.TOTAL_ODD_OFFSET, NodeRegionDescriptor.totalOffset(1));
         assertEquals(128, NodeRegionDescriptor.CONTROL_LENGTH);
-        assertTrue(NodeRegionDescriptor.LENGTH_ODD_OFFSET + Long.BYTES <= NodeRegionDescriptor.CONTROL_LENGTH);
+        assertTrue(NodeRegionDescriptor.TOTAL_ODD_OFFSET + Long.BYTES <= NodeRegionDescriptor.CONTROL_LENGTH);
         for (int r = 0; r < 5; r++)
         {
             assertEquals(128 + 128 * r, NodeRegionDescriptor.controlOffset(r));
@@ -58,6 +59,10 @@ class NodeRegionDescriptorTest
         }
         assertEquals(NodeRegionDescriptor.slotsOffset(ranks) + 5L * slot, NodeRegionDescriptor.regionLength(ranks, slot));
         assertEquals(128, NodeRegionDescriptor.alignSlot(0));
+        assertEquals(512, NodeRegionDescriptor.halfBytes(slot));
+        assertEquals(0, NodeRegionDescriptor.halfOffset(slot, 0));
+        assertEquals(512, NodeRegionDescriptor.halfOffset(slot, 1));
+        assertEquals(0, NodeRegionDescriptor.halfBytes(NodeRegionDescriptor.alignSlot(1)) % 64, "halves start cache lines");
         assertEquals(256, NodeRegionDescriptor.alignSlot(129));
     }
 
@@ -72,7 +77,7 @@ class NodeRegionDescriptorTest
     @Test
     void shouldOrderFlagsByCallThenRound()
     {
-        assertEquals(2, NodeRegionDescriptor.VERSION);
+        assertEquals(3, NodeRegionDescriptor.VERSION);
         assertEquals(1L << 32, NodeRegionDescriptor.flag(1, 0));
         assertEquals(1, NodeRegionDescriptor.callOf(NodeRegionDescriptor.flag(1, NodeRegionDescriptor.ROUND_LAST)));
         assertTrue(NodeRegionDescriptor.flag(1, 7) < NodeRegionDescriptor.flag(1, NodeRegionDescriptor.ROUND_LAST));

@@ -134,8 +134,8 @@ class NodeRegionFileTest
             {
                 // What rank 1's bcast from root 1 would post, with a negative total.
                 final NodeRegion region = node.attached();
-                region.total(1, -5);
-                region.length(1, 12);
+                region.total(1, node.nextHalf, -5);
+                region.length(1, node.nextHalf, 12);
                 region.arrive(1, NodeRegionDescriptor.flag(node.started() + 1, 0));
                 world.recv(new int[1], 0, 1, Datatype.INT, 0, 6);
             }

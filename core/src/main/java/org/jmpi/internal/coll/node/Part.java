@@ -1,0 +1,88 @@
+package org.jmpi.internal.coll.node;
+
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.jmpi.Datatype;
+import org.jmpi.internal.datatype.BufferView;
+import org.jmpi.internal.datatype.Convertor;
+
+/**
+ * {@code count} items of {@code type} at element {@code offset} of a user buffer: one rank's part of a node
+ * collective call, packed into and unpacked from the region's slots.
+ *
+ * <p>Threading: immutable; the buffer is the user's, read and written on the engine thread during the call.
+ */
+record Part(Object buf, int offset, int count, Datatype type)
+{
+    long bytes()
+    {
+        return count * type.size();
+    }
+
+    Convertor reader()
+    {
+        return Convertor.create(BufferView.of(buf, "send buffer"), offset, count, type);
+    }
+
+    Convertor writer()
+    {
+        return Convertor.createForReceive(BufferView.of(buf, "receive buffer"), offset, count, type);
+    }
+
+    /** Packs stream bytes {@code [from, from + n)} into {@code dst} at {@code index}. */
+    void pack(final UnsafeBuffer dst, final int index, final long from, final int n)
+    {
+        final long at = runAddress(from, n);
+        if (at >= 0)
+        {
+            UnsafeApi.copyMemory(buf, at, dst.byteArray(), dst.addressOffset() + index, n);
+            return;
+        }
+        final Convertor c = reader();
+        if (from != 0)
+        {
+            c.seek(from);
+        }
+        c.pack(dst, index, n);
+    }
+
+    /** Unpacks stream bytes {@code [from, from + n)} from {@code src} at {@code index}. */
+    void unpack(final UnsafeBuffer src, final int index, final long from, final int n)
+    {
+        final long at = runAddress(from, n);
+        if (at >= 0)
+        {
+            UnsafeApi.copyMemory(src.byteArray(), src.addressOffset() + index, buf, at, n);
+            return;
+        }
+        final Convertor c = writer();
+        if (from != 0)
+        {
+            c.seek(from);
+        }
+        c.unpack(src, index, n);
+    }
+
+    /**
+     * The array offset of stream byte {@code from} where the part is one run of a primitive array in stream
+     * order (a contiguous type) and {@code [from, from + n)} lies inside the array; else -1 (the convertor
+     * then copies, and reports a buffer too small). No allocation: small calls copy with one memory copy.
+     */
+    private long runAddress(final long from, final int n)
+    {
+        if (!type.isContiguous())
+        {
+            return -1;
+        }
+        // A contiguous type on an array: every basic element is the array's (the argument checks saw to it).
+        final Datatype element = type.basicType();
+        final int length = element == null ? -1 : BufferView.arrayLength(buf, element);
+        if (length < 0)
+        {
+            return -1;
+        }
+        final int shift = Long.numberOfTrailingZeros(element.size());
+        final long start = ((long)offset << shift) + from;
+        return offset >= 0 && from >= 0 && start + n <= (long)length << shift ? BufferView.arrayBaseOffset(element) + start : -1;
+    }
+}

@@ -1,0 +1,94 @@
+package org.jmpi.internal.coll.node;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jmpi.Comm;
+import org.jmpi.Datatype;
+import org.jmpi.Op;
+import org.jmpi.Ranks;
+import org.jmpi.ThreadLevel;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What one small node collective call allocates in steady state (issue 16, item 2: "no allocation per call"),
+ * ranks as threads in direct mode (the calling thread runs the engine, so its allocation counter sees the whole
+ * path), through a heap region and through a region file. Each figure is the lowest of three measured phases
+ * after a short warm-up: short, so that the test holds on a loaded machine too, where C2 may not have compiled
+ * the path yet; what it counts is then what the code allocates before escape analysis removes anything, an
+ * upper bound of the compiled path's. The bounds keep what is left (the request, the call's arguments, the plan objects of the
+ * generic collective entry; docs/collectives.md, "What one small call costs") from growing.
+ */
+@Timeout(300)
+class NodeCallCostTest
+{
+    private static final int WARMUP = 2_000;
+    private static final int MEASURED = 500;
+    private static final com.sun.management.ThreadMXBean THREADS =
+        (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+
+    @TempDir
+    static Path dir;
+
+    private static Map<String, Long> measure(final boolean file)
+    {
+        final Map<String, String> params = new java.util.HashMap<>(Map.of("jmpi.coll.barrier.algorithm", "node",
+            "jmpi.coll.allreduce.algorithm", "node", "jmpi.coll.bcast.algorithm", "node"));
+        if (file)
+        {
+            params.put("jmpi.coll.node.region", "file");
+            params.put("jmpi.shm.dir", dir.toString());
+        }
+        final Map<String, Long> perCall = new ConcurrentHashMap<>();
+        Ranks.run(2, ThreadLevel.SINGLE, params, (mpi, world) ->
+        {
+            final long[] in = {world.rank()};
+            final long[] out = new long[1];
+            for (int phase = 0; phase < 4; phase++)
+            {
+                final int calls = phase == 0 ? WARMUP : MEASURED;
+                record(perCall, phase, world, "barrier", calls, world::barrier);
+                record(perCall, phase, world, "allreduce 8 B", calls, () -> world.allreduce(in, 0, out, 0, 1, Datatype.LONG, Op.SUM));
+                record(perCall, phase, world, "bcast 8 B", calls, () -> world.bcast(in, 0, 1, Datatype.LONG, 0));
+            }
+        });
+        return perCall;
+    }
+
+    private static void record(final Map<String, Long> perCall, final int phase, final Comm world, final String what, final int calls,
+        final Runnable call)
+    {
+        final long before = THREADS.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < calls; i++)
+        {
+            call.run();
+        }
+        final long bytes = (THREADS.getCurrentThreadAllocatedBytes() - before) / calls;
+        world.barrier();
+        if (phase > 0)
+        {
+            perCall.merge(what + " rank " + world.rank(), bytes, Math::min);
+        }
+    }
+
+    @Test
+    void shouldAllocateNoMoreThanTheBoundsPerSmallCall()
+    {
+        for (final boolean file : new boolean[] {false, true})
+        {
+            final Map<String, Long> perCall = measure(file);
+            System.out.println("node collectives, " + (file ? "region file" : "heap region") + ", bytes allocated per call: " +
+                new java.util.TreeMap<>(perCall));
+            for (final Map.Entry<String, Long> e : perCall.entrySet())
+            {
+                assertTrue(e.getValue() <= 720, (file ? "file: " : "heap: ") + e.getKey() + " allocates " + e.getValue() + " bytes per call");
+            }
+        }
+    }
+}
