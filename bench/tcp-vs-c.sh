@@ -12,7 +12,8 @@
 # Needs: root and iproute2; mvn package done (bench/target/classes, bench/target/lib, launcher/target);
 # Debian's openmpi-bin and libopenmpi-dev (installed here if missing).
 # Usage: bench/tcp-vs-c.sh [rounds] [maxLatencyBytes] [maxWindowBytes] [outDir]
-#   environment: BENCHES (default "latency bw"); LAT_FROM (the first ping-pong size, a power of two or 0,
+#   environment: BENCHES (default "latency bw"; "nio" adds bench/tcp/NioPingPong.java, the JDK's own floor:
+#   a plain NIO ping-pong over one connection and over two, one per direction); LAT_FROM (the first ping-pong size, a power of two or 0,
 #   default 0); WARMUP (ping-pong warm-up round trips before the first
 #   size, both sides, default the harnesses' 400000); BW_ITER (windows per size up to 8 KiB, a tenth
 #   above, both sides, default 1000); BW_WARMUP (warm-up windows, both sides, default 6000); JMPI_ARGS
@@ -83,7 +84,15 @@ run() { # label command...
 echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg) link: veth $ip_a <-> $ip_b" > "$out/load.txt"
 for r in $(seq 1 "$rounds"); do
   for b in $benches; do
-    if [ "$b" = latency ]; then
+    if [ "$b" = nio ]; then
+      for mode in one two; do
+        ip netns exec "$ns_b" "$java" bench/tcp/NioPingPong.java server 5999 "$mode" > /dev/null 2>&1 & nio_server=$!
+        sleep 2
+        run "nio-$mode-$r" ip netns exec "$ns_a" "$java" bench/tcp/NioPingPong.java client "$ip_b" 5999 "$mode" 20000 "$warmup"
+        kill "$nio_server" 2>/dev/null || true; wait "$nio_server" 2>/dev/null || true
+        cat "$out/nio-$mode-$r.txt"
+      done
+    elif [ "$b" = latency ]; then
       run "c-$b-$r" "${mpi[@]}" "$out/pingpong" "$max_lat" "$warmup" "$lat_from"
       # shellcheck disable=SC2086 # JMPI_ARGS is a list of arguments
       run "jmpi-$b-$r" "${jmpi[@]}" org.jmpi.bench.OsuLatency "$max_lat" --jit-warmup "$warmup" --from "$lat_from" ${JMPI_ARGS:-}

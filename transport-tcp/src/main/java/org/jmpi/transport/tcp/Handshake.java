@@ -16,6 +16,9 @@ import static org.jmpi.transport.tcp.HandshakeDescriptor.*;
  */
 final class Handshake
 {
+    private static final byte[] WELCOME_LABEL = "WELCOME".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] HELLO_LABEL = new byte[0];
+
     private Handshake()
     {
     }
@@ -58,14 +61,48 @@ final class Handshake
         return MessageDigest.isEqual(got, mac(acceptorToken, nonce(b), rank, acceptorRank, jobId)) ? rank : -1;
     }
 
+    /**
+     * The acceptor's WELCOME for a HELLO carrying {@code nonce}: it proves the acceptor holds the connector's
+     * token, so the connector can take frames back over the connection it opened.
+     */
+    static ByteBuffer welcome(final int acceptorRank, final int connectorRank, final byte[] nonce, final byte[] connectorToken,
+        final String jobId)
+    {
+        final ByteBuffer b = ByteBuffer.allocate(WELCOME_LENGTH).order(BYTE_ORDER);
+        b.put(WELCOME_MAC_OFFSET, welcomeMac(acceptorRank, connectorRank, nonce, connectorToken, jobId));
+        return b;
+    }
+
+    /** Whether the {@link #WELCOME_LENGTH} bytes at {@code offset} of {@code b} are the right WELCOME. */
+    static boolean checkWelcome(final org.agrona.DirectBuffer b, final int offset, final int acceptorRank, final int connectorRank,
+        final byte[] nonce, final byte[] connectorToken, final String jobId)
+    {
+        final byte[] got = new byte[MAC_LENGTH];
+        b.getBytes(offset + WELCOME_MAC_OFFSET, got);
+        return MessageDigest.isEqual(got, welcomeMac(acceptorRank, connectorRank, nonce, connectorToken, jobId));
+    }
+
+    private static byte[] welcomeMac(final int acceptorRank, final int connectorRank, final byte[] nonce, final byte[] connectorToken,
+        final String jobId)
+    {
+        return mac(connectorToken, WELCOME_LABEL, nonce, acceptorRank, connectorRank, jobId);
+    }
+
     private static byte[] mac(final byte[] key, final byte[] nonce, final int connectorRank, final int acceptorRank, final String jobId)
+    {
+        return mac(key, HELLO_LABEL, nonce, connectorRank, acceptorRank, jobId);
+    }
+
+    private static byte[] mac(final byte[] key, final byte[] label, final byte[] nonce, final int firstRank, final int secondRank,
+        final String jobId)
     {
         try
         {
             final Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            mac.update(label);
             mac.update(nonce);
-            mac.update(ByteBuffer.allocate(8).order(BYTE_ORDER).putInt(connectorRank).putInt(acceptorRank).array());
+            mac.update(ByteBuffer.allocate(8).order(BYTE_ORDER).putInt(firstRank).putInt(secondRank).array());
             mac.update(jobId.getBytes(StandardCharsets.UTF_8));
             return mac.doFinal();
         }

@@ -19,22 +19,32 @@ import java.nio.ByteOrder;
  *  |   nonce, connector rank, acceptor rank (4 bytes each, LE)     |
  *  |   and the job id (UTF-8)                                      |
  *  +---------------------------------------------------------------+ 64
- * Then the connection carries frames one way, connector to acceptor, each as
+ * The acceptor, once the HELLO checks, writes WELCOME first thing back:
+ *  +---------------------------------------------------------------+
+ *  |   mac: HMAC-SHA256 with the connector's token as key, over    |  0
+ *  |   "WELCOME", the nonce, acceptor rank, connector rank (4      |
+ *  |   bytes each, LE) and the job id (UTF-8)                      |
+ *  +---------------------------------------------------------------+ 32
+ * Then the connection carries frames both ways (each side sends to the other over one connection for
+ * good, the first one it has), each as
  *  |                      length (bytes that follow)               |  0
  *  |                      frame...                                 |  4
- * and a length of 0 says the connector closes in order (BYE).
+ * and a length of 0 says the sender closes in order (BYE); each side sends BYE on every connection it
+ * has to the peer before closing.
  * </pre>
  * Each rank's token is 32 random bytes published through the job's bootstrap (authenticated by the job
  * secret), so only members of the job can write a HELLO the acceptor takes. The acceptor takes one
  * connection per peer and refuses a nonce it has seen, so a recorded HELLO cannot open a second one.
- * The connector never waits for the acceptor: a rank that is busy computing (not polling) still lets
- * its peers connect and stream into the socket buffers.
+ * The WELCOME proves the acceptor to the connector the same way (it holds the connector's token), so
+ * frames the connector reads back come from the job's rank. The connector never waits for the acceptor:
+ * a rank that is busy computing (not polling) still lets its peers connect and stream into the socket
+ * buffers. Version 2 added WELCOME and the frames back.
  */
 final class HandshakeDescriptor
 {
     static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
     static final int MAGIC = 0x54504d4a; // "JMPT" little-endian
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = MAGIC_OFFSET + 4;
@@ -45,6 +55,9 @@ final class HandshakeDescriptor
     static final int MAC_OFFSET = NONCE_OFFSET + NONCE_LENGTH;
     static final int MAC_LENGTH = 32;
     static final int HELLO_LENGTH = MAC_OFFSET + MAC_LENGTH;
+
+    static final int WELCOME_MAC_OFFSET = 0;
+    static final int WELCOME_LENGTH = WELCOME_MAC_OFFSET + MAC_LENGTH;
 
     static final int FRAME_LENGTH_OFFSET = 0;
     static final int FRAME_HEADER_LENGTH = 4;

@@ -22,64 +22,64 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.Iterator;
+import java.util.function.Consumer;
 
 import static org.jmpi.transport.tcp.HandshakeDescriptor.*;
 
 /**
  * Frames between ranks over TCP. Each rank listens on one socket and publishes its address and a random
- * token on the bootstrap. A rank sends to a peer over a connection it opened itself (at the first frame,
- * or all at open with {@code jmpi.tcp.connect=eager}) and receives over the connections peers opened to
- * it, so every connection carries frames one way and frames of a pair stay in order without any
- * arbitration. A new connection starts with an authenticated HELLO (HMAC with the acceptor's token:
- * {@link HandshakeDescriptor}); the acceptor reads nothing else from it before checking that.
+ * token on the bootstrap. A rank sends to a peer over one connection for good: the one the peer opened to it,
+ * if that one is up when the first frame goes, or else one it opens itself (at the first frame, or at open with
+ * {@code jmpi.tcp.connect=eager}, where the lower rank of each pair connects). So a pair usually shares one
+ * connection both ways, and the kernel's acknowledgements ride on the replies as with any MPI's tcp path;
+ * when both connect at once each direction still keeps to one connection, so frames of a pair stay in order
+ * without arbitration. A new connection starts with an authenticated HELLO (HMAC with the acceptor's token)
+ * answered by a WELCOME (HMAC with the connector's token): {@link HandshakeDescriptor}; neither side reads
+ * frames from a connection before that check.
  * <ol>
- * <li>{@link #offer} stages the frame (length, then the bytes the writer puts there) in the peer's send
+ * <li>{@link #offer} stages the frame (length, then the bytes the writer puts there) in the connection's send
  * buffer and writes what the socket takes at once; a full stage is back-pressure.</li>
- * <li>{@link #progress} selects without blocking: accepts and checks new connections, reads frames and
- * hands each whole frame to the handler straight from the receive buffer, and flushes staged bytes.</li>
+ * <li>{@link #progress} writes staged bytes, then selects without blocking: accepts and checks new connections,
+ * reads frames and hands each whole frame to the handler straight from the receive buffer.</li>
  * <li>A connection that ends without its BYE, or a write that fails before the peer's BYE arrived, is
- * the peer's death: ERR_OTHER naming the rank. {@link #close} flushes, sends BYE and closes.</li>
+ * the peer's death: ERR_OTHER naming the rank. {@link #close} flushes, sends BYE on every connection and
+ * closes.</li>
  * </ol>
  *
  * <p>Threading: the rank's progress owner only, as the SPI says; {@link #wakeup} is a no-op (the engine
- * polls, it never blocks inside this transport).
+ * polls, it never blocks inside this transport). Memory: a connection's send stage and receive buffer are
+ * direct buffers made when it first sends or receives.
  */
 final class TcpTransport implements Transport
 {
     static final int MAX_FRAME_LENGTH = 256 * 1024;
     private static final int RECEIVE_BUFFER = 2 * (MAX_FRAME_LENGTH + FRAME_HEADER_LENGTH);
     private static final long HANDSHAKE_TIMEOUT_NS = 10_000_000_000L;
+    private static final long CLOSE_FLUSH_NS = 2_000_000_000L;
 
-    /** An outbound connection: frames this rank sends to one peer. */
-    private static final class Outbound
-    {
-        final SocketChannel channel;
-        final ByteBuffer stage;
-        final UnsafeBuffer view;
-        boolean dead;
-
-        Outbound(final SocketChannel channel, final int capacity)
-        {
-            this.channel = channel;
-            this.stage = ByteBuffer.allocateDirect(capacity);
-            this.view = new UnsafeBuffer(stage);
-        }
-    }
-
-    /** An inbound connection: frames one peer sends to this rank. */
-    private static final class Inbound
+    /** A connection to one peer, opened by this rank ({@code nonce} set) or accepted; frames may go both ways. */
+    private static final class Connection
     {
         final int peer;
         final SocketChannel channel;
-        final ByteBuffer buffer = ByteBuffer.allocateDirect(RECEIVE_BUFFER);
-        final UnsafeBuffer view = new UnsafeBuffer(buffer);
+        /** The HELLO's nonce when this rank opened the connection (its WELCOME comes first); null when accepted. */
+        final byte[] nonce;
+        ByteBuffer stage;
+        UnsafeBuffer stageView;
+        ByteBuffer buffer;
+        UnsafeBuffer view;
+        boolean welcomed;
+        /** BYE read: the peer sends nothing more on this connection and is closing. */
         boolean bye;
+        /** Writes given up: the peer left after its BYE. */
+        boolean dead;
 
-        Inbound(final int peer, final SocketChannel channel)
+        Connection(final int peer, final SocketChannel channel, final byte[] nonce)
         {
             this.peer = peer;
             this.channel = channel;
+            this.nonce = nonce;
+            this.welcomed = nonce == null;
         }
     }
 
@@ -106,13 +106,22 @@ final class TcpTransport implements Transport
     private final SecureRandom random = new SecureRandom();
     private final InetSocketAddress[] addresses;
     private final byte[][] tokens;
-    private final Outbound[] outbound;
-    private final Inbound[] inbound;
-    private final ArrayList<Outbound> connected = new ArrayList<>();
+    /** The connection this rank sends to each peer over, fixed at the first frame. */
+    private final Connection[] sendVia;
+    private final Connection[] opened;
+    private final Connection[] accepted;
+    /** A BYE came from the peer on some connection: it is closing, a failed write to it is no death. */
+    private final boolean[] peerBye;
+    private final ArrayList<Connection> connections = new ArrayList<>();
+    private final ArrayList<Connection> sending = new ArrayList<>();
     private final ArrayList<Pending> pending = new ArrayList<>();
     private final java.util.HashSet<String> noncesSeen = new java.util.HashSet<>();
     private final ServerSocketChannel listener;
     private final Selector selector;
+    /** The selector's action, made once: no garbage per poll ({@link #progress} sets the two fields below). */
+    private final Consumer<SelectionKey> onReady = this::onReady;
+    private FrameHandler handler;
+    private int readyWork;
     private long refused;
     private boolean closed;
 
@@ -126,8 +135,10 @@ final class TcpTransport implements Transport
             Math.min(Integer.MAX_VALUE, context.params().getLong(TcpParams.SEND_BUFFER)));
         this.addresses = new InetSocketAddress[size];
         this.tokens = new byte[size][];
-        this.outbound = new Outbound[size];
-        this.inbound = new Inbound[size];
+        this.sendVia = new Connection[size];
+        this.opened = new Connection[size];
+        this.accepted = new Connection[size];
+        this.peerBye = new boolean[size];
         random.nextBytes(token);
         boolean oneNode = true;
         for (int r = 0; r < size; r++)
@@ -162,13 +173,53 @@ final class TcpTransport implements Transport
         }
         if ("eager".equalsIgnoreCase(context.params().get(TcpParams.CONNECT)))
         {
-            for (int r = 0; r < size; r++)
+            connectEagerly();
+        }
+    }
+
+    /**
+     * {@code jmpi.tcp.connect=eager}: one connection per pair, opened by the lower rank.
+     * <ol>
+     * <li>Connect to every higher rank (this does not wait for them to accept).</li>
+     * <li>Accept and check the HELLOs of every lower rank, within the init timeout; frames behind a HELLO stay
+     * in the socket for {@link #progress}.</li>
+     * </ol>
+     */
+    private void connectEagerly()
+    {
+        for (int r = rank + 1; r < size; r++)
+        {
+            sendVia[r] = connect(r);
+        }
+        final long deadline = System.nanoTime() + context.initTimeoutNs();
+        int missing = rank;
+        while (missing > 0)
+        {
+            acceptAll();
+            for (int i = pending.size() - 1; i >= 0; i--)
             {
-                if (r != rank)
-                {
-                    connect(r);
-                }
+                final Pending p = pending.get(i);
+                readHello(p.channel.keyFor(selector), p);
             }
+            expirePending();
+            missing = 0;
+            for (int r = 0; r < rank; r++)
+            {
+                missing += accepted[r] == null ? 1 : 0;
+            }
+            if (missing > 0 && System.nanoTime() - deadline > 0)
+            {
+                throw new MpiException(ErrorClass.ERR_OTHER, "tcp: rank " + rank + " has no connection from " + missing +
+                    " lower rank(s) within the init timeout (jmpi.tcp.connect=eager)");
+            }
+            if (missing > 0)
+            {
+                java.util.concurrent.locks.LockSupport.parkNanos(100_000L);
+            }
+        }
+        for (int r = 0; r < rank; r++)
+        {
+            sendVia[r] = accepted[r];
         }
     }
 
@@ -182,6 +233,12 @@ final class TcpTransport implements Transport
         {
             throw new MpiException(ErrorClass.ERR_OTHER, "tcp: listener has no address: " + ex.getMessage(), ex);
         }
+    }
+
+    /** Connections this rank has (opened or accepted, HELLO checked), for tests. */
+    int connectionCount()
+    {
+        return connections.size();
     }
 
     @Override
@@ -210,130 +267,145 @@ final class TcpTransport implements Transport
             throw new MpiException(ErrorClass.ERR_INTERN, "tcp: bad offer: rank=" + rank + ", dst=" + dstRank + ", length=" +
                 lengthBytes + ", maxFrameLength=" + MAX_FRAME_LENGTH + (closed ? ", after close" : ""));
         }
-        Outbound o = outbound[dstRank];
-        if (o == null)
+        Connection c = sendVia[dstRank];
+        if (c == null)
         {
-            o = connect(dstRank);
+            c = route(dstRank);
+            sendVia[dstRank] = c;
         }
-        if (o.dead)
+        if (c.dead)
         {
             return true;
         }
-        if (o.stage.remaining() < FRAME_HEADER_LENGTH + lengthBytes)
+        if (c.stage == null)
         {
-            flush(dstRank, o);
-            if (o.stage.remaining() < FRAME_HEADER_LENGTH + lengthBytes)
+            makeStage(c);
+        }
+        if (c.stage.remaining() < FRAME_HEADER_LENGTH + lengthBytes)
+        {
+            flush(c);
+            if (c.stage.remaining() < FRAME_HEADER_LENGTH + lengthBytes)
             {
                 return false;
             }
         }
-        final int at = o.stage.position();
-        o.view.putInt(at + FRAME_LENGTH_OFFSET, lengthBytes, BYTE_ORDER);
-        writer.write(o.view, at + FRAME_HEADER_LENGTH, lengthBytes);
-        o.stage.position(at + FRAME_HEADER_LENGTH + lengthBytes);
-        flush(dstRank, o);
+        final int at = c.stage.position();
+        c.stageView.putInt(at + FRAME_LENGTH_OFFSET, lengthBytes, BYTE_ORDER);
+        writer.write(c.stageView, at + FRAME_HEADER_LENGTH, lengthBytes);
+        c.stage.position(at + FRAME_HEADER_LENGTH + lengthBytes);
+        flush(c);
         return true;
     }
 
+    /** The connection for the first frame to {@code peer}: one already open (the peer's if it checked), else a new one. */
+    private Connection route(final int peer)
+    {
+        if (opened[peer] != null)
+        {
+            return opened[peer];
+        }
+        if (accepted[peer] != null && !accepted[peer].bye)
+        {
+            return accepted[peer];
+        }
+        return connect(peer);
+    }
+
+    private void makeStage(final Connection c)
+    {
+        c.stage = ByteBuffer.allocateDirect(stageCapacity);
+        c.stageView = new UnsafeBuffer(c.stage);
+        sending.add(c);
+    }
+
     @Override
-    public int progress(final FrameHandler handler)
+    public int progress(final FrameHandler frameHandler)
     {
         int work = 0;
-        for (int i = 0; i < connected.size(); i++)
+        for (int i = 0; i < sending.size(); i++)
         {
-            final Outbound o = connected.get(i);
-            if (o.stage.position() > 0 && !o.dead)
+            final Connection c = sending.get(i);
+            if (c.stage.position() > 0 && !c.dead)
             {
-                work += flush(indexOf(o), o) ? 1 : 0;
+                work += flush(c) ? 1 : 0;
             }
         }
+        handler = frameHandler;
+        readyWork = 0;
         try
         {
-            if (selector.selectNow() == 0)
-            {
-                return work + expirePending();
-            }
+            selector.selectNow(onReady);
         }
         catch (final IOException ex)
         {
             throw new MpiException(ErrorClass.ERR_OTHER, "tcp: select failed on rank " + rank + ": " + ex.getMessage(), ex);
         }
-        final Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
-        while (keys.hasNext())
+        finally
         {
-            final SelectionKey key = keys.next();
-            keys.remove();
-            if (!key.isValid())
-            {
-                continue;
-            }
-            final Object attachment = key.attachment();
-            if (attachment == null)
-            {
-                work += acceptAll();
-            }
-            else if (attachment instanceof Pending p)
-            {
-                work += readHello(key, p);
-            }
-            else
-            {
-                work += readFrames((Inbound)attachment, handler);
-            }
+            handler = null;
         }
-        return work + expirePending();
+        return work + readyWork + expirePending();
     }
 
-    private int indexOf(final Outbound o)
+    private void onReady(final SelectionKey key)
     {
-        for (int r = 0; r < size; r++)
+        if (!key.isValid())
         {
-            if (outbound[r] == o)
-            {
-                return r;
-            }
+            return;
         }
-        return -1;
+        final Object attachment = key.attachment();
+        if (attachment == null)
+        {
+            readyWork += acceptAll();
+        }
+        else if (attachment instanceof Pending p)
+        {
+            readyWork += readHello(key, p);
+        }
+        else
+        {
+            readyWork += readFrames((Connection)attachment, handler);
+        }
     }
 
-    /** Writes what the socket takes of {@code o}'s stage; true if anything was written. */
-    private boolean flush(final int peer, final Outbound o)
+    /** Writes what the socket takes of {@code c}'s stage; true if anything was written. */
+    private boolean flush(final Connection c)
     {
-        if (o.stage.position() == 0)
+        if (c.stage.position() == 0)
         {
             return false;
         }
-        o.stage.flip();
+        c.stage.flip();
         try
         {
-            final int written = o.channel.write(o.stage);
+            final int written = c.channel.write(c.stage);
             return written > 0;
         }
         catch (final IOException ex)
         {
-            if (inbound[peer] != null && inbound[peer].bye)
+            if (c.bye || peerBye[c.peer])
             {
-                o.dead = true;
-                o.stage.clear();
+                c.dead = true;
+                c.stage.clear();
                 return false;
             }
-            throw new MpiException(ErrorClass.ERR_OTHER, "tcp: rank " + peer + " is gone (write from rank " + rank + " failed: " +
+            throw new MpiException(ErrorClass.ERR_OTHER, "tcp: rank " + c.peer + " is gone (write from rank " + rank + " failed: " +
                 ex.getMessage() + ")", ex);
         }
         finally
         {
-            if (!o.dead)
+            if (!c.dead)
             {
-                o.stage.compact();
+                c.stage.compact();
             }
         }
     }
 
     /**
-     * Opens this rank's connection to {@code peer} and stages its HELLO; frames may follow at once (the
-     * peer need not be polling for the connection to be usable).
+     * Opens a connection to {@code peer}, stages its HELLO and registers it for the WELCOME and frames back;
+     * frames may follow the HELLO at once (the peer need not be polling for the connection to be usable).
      */
-    private Outbound connect(final int peer)
+    private Connection connect(final int peer)
     {
         final long deadline = System.nanoTime() + Math.min(HANDSHAKE_TIMEOUT_NS, context.initTimeoutNs());
         try
@@ -353,12 +425,14 @@ final class TcpTransport implements Transport
             }
             final byte[] nonce = new byte[NONCE_LENGTH];
             random.nextBytes(nonce);
-            final Outbound o = new Outbound(ch, stageCapacity);
-            o.stage.put(Handshake.hello(rank, peer, nonce, tokens[peer], jobId));
-            outbound[peer] = o;
-            connected.add(o);
-            flush(peer, o);
-            return o;
+            final Connection c = new Connection(peer, ch, nonce);
+            makeStage(c);
+            c.stage.put(Handshake.hello(rank, peer, nonce, tokens[peer], jobId));
+            ch.register(selector, SelectionKey.OP_READ, c);
+            opened[peer] = c;
+            connections.add(c);
+            flush(c);
+            return c;
         }
         catch (final IOException ex)
         {
@@ -369,7 +443,7 @@ final class TcpTransport implements Transport
 
     private int acceptAll()
     {
-        int accepted = 0;
+        int acceptedNow = 0;
         try
         {
             SocketChannel ch;
@@ -380,16 +454,17 @@ final class TcpTransport implements Transport
                 final Pending p = new Pending(ch, System.nanoTime() + HANDSHAKE_TIMEOUT_NS);
                 ch.register(selector, SelectionKey.OP_READ, p);
                 pending.add(p);
-                accepted++;
+                acceptedNow++;
             }
         }
         catch (final IOException ex)
         {
             System.err.println("jmpi: tcp: rank " + rank + ": accept failed: " + ex.getMessage());
         }
-        return accepted;
+        return acceptedNow;
     }
 
+    /** Reads a pending connection's HELLO; once it checks, the connection is the peer's and gets its WELCOME. */
     private int readHello(final SelectionKey key, final Pending p)
     {
         try
@@ -404,16 +479,25 @@ final class TcpTransport implements Transport
                 return 0;
             }
             final int peer = Handshake.checkHello(p.hello, rank, token, jobId, size);
-            if (peer < 0 || peer == rank || inbound[peer] != null || !noncesSeen.add(HexFormat.of().formatHex(Handshake.nonce(p.hello))))
+            final byte[] nonce = Handshake.nonce(p.hello);
+            if (peer < 0 || peer == rank || accepted[peer] != null || !noncesSeen.add(HexFormat.of().formatHex(nonce)))
             {
                 refuse(key, p, "refused");
                 return 0;
             }
             pending.remove(p);
-            final Inbound in = new Inbound(peer, p.channel);
-            inbound[peer] = in;
-            key.attach(in);
-            return 0;
+            final Connection c = new Connection(peer, p.channel, null);
+            accepted[peer] = c;
+            connections.add(c);
+            key.attach(c);
+            final ByteBuffer welcome = Handshake.welcome(rank, peer, nonce, tokens[peer], jobId);
+            p.channel.write(welcome);
+            if (welcome.hasRemaining())
+            {
+                makeStage(c);
+                c.stage.put(welcome);
+            }
+            return 1;
         }
         catch (final IOException ex)
         {
@@ -452,60 +536,94 @@ final class TcpTransport implements Transport
         return 0;
     }
 
-    private int readFrames(final Inbound in, final FrameHandler handler)
+    private int readFrames(final Connection c, final FrameHandler frameHandler)
     {
+        if (c.buffer == null)
+        {
+            c.buffer = ByteBuffer.allocateDirect(RECEIVE_BUFFER);
+            c.view = new UnsafeBuffer(c.buffer);
+        }
         final int read;
         try
         {
-            read = in.channel.read(in.buffer);
+            read = c.channel.read(c.buffer);
         }
         catch (final IOException ex)
         {
-            throw gone(in, ex.getMessage());
+            if (c.bye)
+            {
+                // reset after its BYE: the peer closed with our last bytes unread
+                c.channel.keyFor(selector).cancel();
+                closeQuietly(c.channel);
+                return 0;
+            }
+            throw gone(c, ex.getMessage());
         }
         if (read < 0)
         {
-            if (!in.bye)
+            if (!c.bye)
             {
-                throw gone(in, "connection closed without BYE");
+                throw gone(c, "connection closed without BYE");
             }
-            in.channel.keyFor(selector).cancel();
-            closeQuietly(in.channel);
+            c.channel.keyFor(selector).cancel();
+            closeQuietly(c.channel);
             return 0;
         }
-        final int limit = in.buffer.position();
+        final int limit = c.buffer.position();
         int at = 0;
+        if (!c.welcomed)
+        {
+            if (limit < WELCOME_LENGTH)
+            {
+                return 0;
+            }
+            if (!Handshake.checkWelcome(c.view, 0, c.peer, rank, c.nonce, token, jobId))
+            {
+                throw new MpiException(ErrorClass.ERR_OTHER, "tcp: rank " + rank + "'s connection to rank " + c.peer + " at " +
+                    addresses[c.peer] + " was answered without the peer's WELCOME: not the job's rank, or a corrupt stream");
+            }
+            c.welcomed = true;
+            at = WELCOME_LENGTH;
+        }
         int frames = 0;
         while (limit - at >= FRAME_HEADER_LENGTH)
         {
-            final int length = in.view.getInt(at + FRAME_LENGTH_OFFSET, BYTE_ORDER);
+            final int length = c.view.getInt(at + FRAME_LENGTH_OFFSET, BYTE_ORDER);
             if (length == 0)
             {
-                in.bye = true;
+                c.bye = true;
+                peerBye[c.peer] = true;
                 at += FRAME_HEADER_LENGTH;
                 continue;
             }
             if (length < 0 || length > MAX_FRAME_LENGTH)
             {
-                throw new MpiException(ErrorClass.ERR_INTERN, "tcp: frame of " + length + " bytes from rank " + in.peer +
+                throw new MpiException(ErrorClass.ERR_INTERN, "tcp: frame of " + length + " bytes from rank " + c.peer +
                     " (at most " + MAX_FRAME_LENGTH + "): the stream is corrupt");
             }
             if (limit - at - FRAME_HEADER_LENGTH < length)
             {
                 break;
             }
-            handler.onFrame(in.peer, in.view, at + FRAME_HEADER_LENGTH, length);
+            frameHandler.onFrame(c.peer, c.view, at + FRAME_HEADER_LENGTH, length);
             at += FRAME_HEADER_LENGTH + length;
             frames++;
         }
-        in.buffer.limit(limit).position(at);
-        in.buffer.compact();
-        return frames + (in.buffer.position() > 0 ? 1 : 0);
+        if (at == limit)
+        {
+            c.buffer.clear();
+        }
+        else
+        {
+            c.buffer.limit(limit).position(at);
+            c.buffer.compact();
+        }
+        return frames + (c.buffer.position() > 0 ? 1 : 0);
     }
 
-    private MpiException gone(final Inbound in, final String why)
+    private MpiException gone(final Connection c, final String why)
     {
-        return new MpiException(ErrorClass.ERR_OTHER, "tcp: rank " + in.peer + " is gone (" + why + ", seen by rank " + rank + ")");
+        return new MpiException(ErrorClass.ERR_OTHER, "tcp: rank " + c.peer + " is gone (" + why + ", seen by rank " + rank + ")");
     }
 
     @Override
@@ -514,7 +632,7 @@ final class TcpTransport implements Transport
         // The engine never blocks inside this transport.
     }
 
-    /** Flushes every connection (for a bounded time), says BYE, and closes everything. */
+    /** Flushes every connection (for a bounded time), says BYE on each, and closes everything. */
     @Override
     public void close()
     {
@@ -523,41 +641,18 @@ final class TcpTransport implements Transport
             return;
         }
         closed = true;
-        final long deadline = System.nanoTime() + 2_000_000_000L;
-        for (int r = 0; r < size; r++)
+        final long deadline = System.nanoTime() + CLOSE_FLUSH_NS;
+        for (final Connection c : connections)
         {
-            final Outbound o = outbound[r];
-            if (o == null || o.dead)
-            {
-                continue;
-            }
             try
             {
-                if (o.stage.remaining() < FRAME_HEADER_LENGTH)
-                {
-                    while (o.stage.position() > 0 && System.nanoTime() < deadline)
-                    {
-                        flush(r, o);
-                    }
-                }
-                o.stage.putInt(0);
-                while (o.stage.position() > 0 && !o.dead && System.nanoTime() < deadline)
-                {
-                    flush(r, o);
-                }
+                sayBye(c, deadline);
             }
             catch (final MpiException ex)
             {
                 // The peer finished first; nothing more to say to it.
             }
-            closeQuietly(o.channel);
-        }
-        for (final Inbound in : inbound)
-        {
-            if (in != null)
-            {
-                closeQuietly(in.channel);
-            }
+            closeQuietly(c.channel);
         }
         for (final Pending p : pending)
         {
@@ -571,6 +666,44 @@ final class TcpTransport implements Transport
         catch (final IOException ex)
         {
             // closing anyway
+        }
+    }
+
+    /** Writes what is staged on {@code c}, then BYE, until {@code deadline}. */
+    private void sayBye(final Connection c, final long deadline)
+    {
+        if (c.dead || !c.channel.isOpen())
+        {
+            return;
+        }
+        if (c.stage == null)
+        {
+            final ByteBuffer bye = ByteBuffer.allocate(FRAME_HEADER_LENGTH);
+            try
+            {
+                while (bye.hasRemaining() && System.nanoTime() < deadline)
+                {
+                    c.channel.write(bye);
+                }
+            }
+            catch (final IOException ex)
+            {
+                // the peer is gone or left first: nothing more to say to it
+            }
+            return;
+        }
+        while (c.stage.remaining() < FRAME_HEADER_LENGTH && c.stage.position() > 0 && System.nanoTime() < deadline)
+        {
+            flush(c);
+        }
+        if (c.stage.remaining() < FRAME_HEADER_LENGTH)
+        {
+            return;
+        }
+        c.stage.putInt(0);
+        while (c.stage.position() > 0 && !c.dead && System.nanoTime() < deadline)
+        {
+            flush(c);
         }
     }
 

@@ -1,5 +1,6 @@
 package org.jmpi.transport.tcp;
 
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
@@ -25,6 +26,8 @@ class HandshakeTest
         assertEquals(16, NONCE_OFFSET);
         assertEquals(32, MAC_OFFSET);
         assertEquals(64, HELLO_LENGTH);
+        assertEquals(0, WELCOME_MAC_OFFSET);
+        assertEquals(32, WELCOME_LENGTH);
         assertEquals(4, FRAME_HEADER_LENGTH);
         assertEquals('J', MAGIC & 0xFF, "magic reads JMPT on the wire");
     }
@@ -44,6 +47,31 @@ class HandshakeTest
             bad.put(i, (byte)(bad.get(i) ^ 1));
             assertEquals(-1, Handshake.checkHello(bad, 5, TOKEN, "job1", 8), "byte " + i + " flipped");
         }
+    }
+
+    @Test
+    void shouldAcceptTheRightWelcomeAndRefuseEveryAlteredOne()
+    {
+        final UnsafeBuffer welcome = new UnsafeBuffer(Handshake.welcome(5, 2, NONCE, TOKEN, "job1").array());
+        assertEquals(WELCOME_LENGTH, welcome.capacity());
+        assertTrue(Handshake.checkWelcome(welcome, 0, 5, 2, NONCE, TOKEN, "job1"));
+        assertFalse(Handshake.checkWelcome(welcome, 0, 4, 2, NONCE, TOKEN, "job1"), "another acceptor");
+        assertFalse(Handshake.checkWelcome(welcome, 0, 5, 3, NONCE, TOKEN, "job1"), "another connector");
+        assertFalse(Handshake.checkWelcome(welcome, 0, 5, 2, "nonce-nonce-9999".getBytes(), TOKEN, "job1"), "another HELLO");
+        assertFalse(Handshake.checkWelcome(welcome, 0, 5, 2, NONCE, TOKEN, "job2"), "another job");
+        assertFalse(Handshake.checkWelcome(welcome, 0, 5, 2, NONCE, "xxxx456789abcdef0123456789abcdef".getBytes(), "job1"),
+            "another token");
+        for (int i = 0; i < WELCOME_LENGTH; i++)
+        {
+            final UnsafeBuffer bad = new UnsafeBuffer(Handshake.welcome(5, 2, NONCE, TOKEN, "job1").array());
+            bad.putByte(i, (byte)(bad.getByte(i) ^ 1));
+            assertFalse(Handshake.checkWelcome(bad, 0, 5, 2, NONCE, TOKEN, "job1"), "byte " + i + " flipped");
+        }
+        final ByteBuffer hello = Handshake.hello(5, 2, NONCE, TOKEN, "job1");
+        assertFalse(Handshake.checkWelcome(new UnsafeBuffer(hello.array()), MAC_OFFSET, 5, 2, NONCE, TOKEN, "job1"),
+            "a HELLO's mac with the same key, nonce and ranks is no WELCOME");
+        assertFalse(Handshake.checkWelcome(new UnsafeBuffer(hello.array()), MAC_OFFSET, 2, 5, NONCE, TOKEN, "job1"),
+            "nor with the ranks the other way round");
     }
 
     @Test
