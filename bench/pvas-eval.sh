@@ -134,7 +134,8 @@ for r in $(seq 1 "$rounds"); do
             threads-split) launch=(--threads --param pvas.split.min="$lat_from"); buf=();;
             arena-split) launch=(--param pvas.partition.size=64m --param pvas.split.min="$lat_from"); buf=(--arena);;
           esac
-          timeout 1800 bin/jmpirun "${launch[@]}" -np 2 --param pvas.stats=true "${osu[@]}" "${buf[@]}" \
+          timeout 1800 bin/jmpirun "${launch[@]}" -np 2 --param pvas.stats=true --param pvas.calibration="$out/calibration.properties" \
+            "${osu[@]}" "${buf[@]}" \
             > "$out/latency-$variant-$r.txt" 2> "$out/latency-$variant-$r.err" || echo "failed: latency-$variant-$r" >&2
         done;;
       *) echo "unknown part $part (exchange, fig5, fig15, fft2d, latency)" >&2; exit 2;;

@@ -20,8 +20,8 @@ import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
  * How a datatype travels in a peer-copy RTS or a SPLIT (issue 11, point 4), for one rank, both directions:
  * <ol>
  * <li>A type the pair already described goes by its id ({@link TypeTable}).</li>
- * <li>Else, where the peer is reached through the node's arena ({@link ArenaMemory}, ranks in separate JVMs), the
- * type's wire form is <b>published</b> in this rank's arena partition once per content, and the frame carries a
+ * <li>Else, where the peer is reached through the node's arena ({@link ArenaMemory}, ranks in separate JVMs) and
+ * the wire form is longer than a reference, the type's wire form is <b>published</b> in this rank's arena partition once per content, and the frame carries a
  * 24-byte reference (the pool block's exposure handle, the offset and the length: {@link FrameDescriptor}'s
  * {@code PUBLISHED_*}): the same bytes serve every peer and every later type object of the same content, and a
  * type larger than a frame no longer falls back to fragments. Wire forms are placed back to back in pool blocks of
@@ -109,7 +109,8 @@ final class PublishedTypes
         {
             return ref;
         }
-        if (!TypeWireForm.decodable(type))
+        // A form no longer than the reference (a predefined type, a short vector) travels inline: cheaper for both.
+        if (!TypeWireForm.decodable(type) || TypeWireForm.encodedLength(type) <= PUBLISHED_REF_LENGTH)
         {
             return null;
         }
