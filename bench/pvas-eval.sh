@@ -7,26 +7,52 @@
 #     (pvas.mode=staged) with fragments of 4, 8, 16, 32 and 64 KiB, direct and auto, threads and arena;
 #  3. Figure 15: direct (eager limit 0) against eager (eager limit and window raised), same sweep;
 #  4. the fft2d mini-app (Fft2d: transpose by alltoall with vector types of different block sizes) at two
-#     problem sizes, per pvas.mode, between threads and between two JVMs (heap: staged).
+#     problem sizes, per pvas.mode, between threads and between two JVMs (heap: staged);
+#  5. large messages (OsuLatency, 1-4 MiB one-way): C Open MPI (bench/c/pingpong.c over vader, its single-copy
+#     path) against two JVMs with allocMem buffers in the arena and two threads of one JVM, each receiver-only
+#     and with the split copy: the issue's 4 MiB targets (arena <= 0.67x C and <= 1.2x threads; split <= 0.7x
+#     receiver-only between threads).
 # Every variant runs once per round, alternated within the round, so load changes hit all alike. auto
 # reads a calibration written once at the start (jmpirun --calibrate), as every run does. Then bench's PvasReport prints the
 # Markdown tables (medians over rounds; the auto rule checked point by point) and writes exchange.png and
 # fig5-FORM.png into the output directory.
 # Needs: mvn -B package -DskipTests done (bench/ and examples/target/classes, bench/target/lib, the launcher's jars).
 # Usage: bench/pvas-eval.sh [rounds] [outDir]
-#   environment: PARTS (default "exchange fig5 fig15 fft2d"), FFT_N (512,1024), FFT_ITERATIONS (20), ITERATIONS (exchange, default 200), WARMUP (20),
-#   SWEEP_ITERATIONS (figures, default 100), SWEEP (default 1k,2k,...,1m), FIG15_SWEEP (1k,...,512k), SIZES (default middle,largest),
-#   PATTERNS (default all 16), PARTITION (arena partition per rank, default 512m: the sweep cuts NAS_MG's
-#   largest layout, whose buffer of 273 MB is allocated in the arena).
+#   environment: PRESET: full (the default: 3 rounds, the defaults below), quiet (2 rounds, fewer iterations and sweep
+#   points: meant for about 20-30 minutes on the quiet 2-vCPU machine), ci (1 round at the smallest sizes, to prove
+#   it runs); any variable below overrides the preset:
+#   PARTS (default "exchange fig5 fig15 fft2d latency"), FFT_N (512,1024), FFT_ITERATIONS (20), ITERATIONS (exchange,
+#   default 200), WARMUP (20), SWEEP_ITERATIONS (figures, default 100), SWEEP (default 1k,2k,...,1m), FIG15_SWEEP
+#   (1k,...,512k), SIZES (default middle,largest), PATTERNS (default all 16), PARTITION (arena partition per rank,
+#   default 512m: the sweep cuts NAS_MG's largest layout, whose buffer of 273 MB is allocated in the arena),
+#   LAT_FROM and LAT_MAX (latency sizes, default 1 MiB to 4 MiB), JIT_WARMUP (latency's warm-up round trips, 400000).
+#   The latency part needs Open MPI's mpicc and mpirun (installed with apt-get when missing, as bench/latency-vs-c.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rounds=${1:-3}
+preset=${PRESET:-full}
+case $preset in
+  full) default_rounds=3;;
+  quiet)
+    default_rounds=2
+    : "${ITERATIONS:=60}" "${WARMUP:=10}" "${SWEEP_ITERATIONS:=30}" "${FFT_ITERATIONS:=10}"
+    : "${SWEEP:=1k,4k,16k,64k,256k,1m}" "${FIG15_SWEEP:=1k,4k,16k,64k,256k,512k}";;
+  ci)
+    default_rounds=1
+    : "${ITERATIONS:=4}" "${WARMUP:=2}" "${SWEEP_ITERATIONS:=3}" "${FFT_ITERATIONS:=2}" "${FFT_N:=128}" "${SIZES:=middle}"
+    : "${SWEEP:=1k,64k}" "${FIG15_SWEEP:=1k,64k}" "${PATTERNS:=NAS_MG_x LAMMPS_full}" "${PARTITION:=64m}"
+    : "${LAT_FROM:=1048576}" "${LAT_MAX:=1048576}" "${JIT_WARMUP:=1000}";;
+  *) echo "PRESET must be full, quiet or ci, not $preset" >&2; exit 2;;
+esac
+rounds=${1:-$default_rounds}
 out=${2:-bench/target/pvas-eval}
 mkdir -p "$out"
 source bench/java21.sh
 # DdtPingPong uses the DDTBench patterns of examples/ (not among the launcher's jars).
 cp='bench/target/classes:examples/target/classes:bench/target/lib/*'
-parts=${PARTS:-exchange fig5 fig15 fft2d}
+parts=${PARTS:-exchange fig5 fig15 fft2d latency}
+lat_from=${LAT_FROM:-1048576}
+lat_max=${LAT_MAX:-4194304}
+jit_warmup=${JIT_WARMUP:-400000}
 fft_n=${FFT_N:-512,1024}
 fft_iterations=${FFT_ITERATIONS:-20}
 iterations=${ITERATIONS:-200}
@@ -52,6 +78,12 @@ run() { # label jmpirun-options... -- harness-options...
 # Forms: threads of one JVM; two JVMs with the arena (64 KiB fragments fit a 64 KiB + 256 B shm slot).
 threads=(--threads)
 arena=(--param pvas.partition.size="$partition" --param shm.slot.size=65792)
+if [[ " $parts " == *" latency "* ]]; then
+  if ! command -v mpicc >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q openmpi-bin libopenmpi-dev >/dev/null
+  fi
+  mpicc -O2 -o "$out/pingpong" bench/c/pingpong.c
+fi
 bin/jmpirun --calibrate --param pvas.calibration="$out/calibration.properties" > "$out/calibration.txt"
 cat "$out/calibration.txt"
 echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg)" > "$out/load.txt"
@@ -90,7 +122,23 @@ for r in $(seq 1 "$rounds"); do
               > "$out/fft2d-$form-$mode-$r.txt" 2> "$out/fft2d-$form-$mode-$r.err" || echo "failed: fft2d-$form-$mode-$r" >&2
           done
         done;;
-      *) echo "unknown part $part (exchange, fig5, fig15, fft2d)" >&2; exit 2;;
+      latency)
+        # One invocation per variant, alternated: C Open MPI, then jmpi's forms (osu = OsuLatency 1-4 MiB).
+        osu=(-cp "$cp" org.jmpi.bench.OsuLatency "$lat_max" --from "$lat_from" --jit-warmup "$jit_warmup")
+        mpirun --allow-run-as-root --oversubscribe -np 2 --bind-to core --mca btl self,vader "$out/pingpong" "$lat_max" "$jit_warmup" "$lat_from" \
+          > "$out/latency-c-$r.txt" 2> "$out/latency-c-$r.err" || echo "failed: latency-c-$r" >&2
+        for variant in arena threads threads-split arena-split; do
+          case $variant in
+            arena) launch=(--param pvas.partition.size=64m); buf=(--arena);;
+            threads) launch=(--threads); buf=();;
+            threads-split) launch=(--threads --param pvas.split.min="$lat_from"); buf=();;
+            arena-split) launch=(--param pvas.partition.size=64m --param pvas.split.min="$lat_from"); buf=(--arena);;
+          esac
+          timeout 1800 bin/jmpirun "${launch[@]}" -np 2 --param pvas.stats=true --param pvas.calibration="$out/calibration.properties" \
+            "${osu[@]}" "${buf[@]}" \
+            > "$out/latency-$variant-$r.txt" 2> "$out/latency-$variant-$r.err" || echo "failed: latency-$variant-$r" >&2
+        done;;
+      *) echo "unknown part $part (exchange, fig5, fig15, fft2d, latency)" >&2; exit 2;;
     esac
   done
   echo "# round $r done $(date -u +%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/load.txt"

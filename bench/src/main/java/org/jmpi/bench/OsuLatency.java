@@ -22,8 +22,9 @@ import java.nio.ByteBuffer;
  * 8                      0.52              15.38          0.41        0.45        0.90        3.10       40.20
  * </pre>
  * Usage: {@code bin/jmpirun -np 2 -cp 'bench/target/classes:bench/target/lib/*' org.jmpi.bench.OsuLatency
- * [maxBytes] [--direct] [--from minBytes] [--jit-warmup N]} ({@code --direct}: direct ByteBuffers instead of
- * byte[]; {@code --from}: the first size, a power of two). Ranks beyond 1 only join the barriers.
+ * [maxBytes] [--direct | --arena] [--from minBytes] [--jit-warmup N]} ({@code --direct}: direct ByteBuffers instead of
+ * byte[]; {@code --arena}: the buffer from {@code mpi.allocMem}, in the node's arena when the arena transport is on
+ * (docs/pvas.md); {@code --from}: the first size, a power of two). Ranks beyond 1 only join the barriers.
  */
 public final class OsuLatency
 {
@@ -43,6 +44,7 @@ public final class OsuLatency
         final int maxBytes = parsed.positionalInt(0, 4 << 20);
         final int fromBytes = parsed.intOption("--from", 0);
         final boolean direct = parsed.flag("--direct");
+        final boolean arena = parsed.flag("--arena");
         final int jitWarmup = parsed.intOption("--jit-warmup", JitWarmup.DEFAULT_ROUND_TRIPS);
         final int largeWarmup = parsed.intOption("--large-warmup", LARGE_WARMUP);
         final int smallWarmup = parsed.intOption("--small-warmup", SMALL_WARMUP);
@@ -54,10 +56,12 @@ public final class OsuLatency
             {
                 throw new IllegalStateException("OsuLatency needs 2 ranks");
             }
-            final Object buf = direct ? ByteBuffer.allocateDirect(Math.max(1, maxBytes)) : new byte[Math.max(1, maxBytes)];
+            final Object buf = arena ? mpi.allocMem(Math.max(1, maxBytes)) :
+                direct ? ByteBuffer.allocateDirect(Math.max(1, maxBytes)) : new byte[Math.max(1, maxBytes)];
             if (rank == 0)
             {
-                System.out.println("# jmpi ping-pong latency (" + (direct ? "direct ByteBuffer" : "byte[]") + ", " + world.size() + " ranks)");
+                System.out.println("# jmpi ping-pong latency (" + (arena ? "allocMem buffer" : direct ? "direct ByteBuffer" : "byte[]") + ", " +
+                    world.size() + " ranks)");
                 System.out.printf("# %-12s %14s %18s %s%n", "Size", "Latency (us)", "Bandwidth (MB/s)", Percentiles.HEADER);
             }
             JitWarmup.run(world, buf, Math.max(1, maxBytes), jitWarmup);

@@ -80,14 +80,43 @@ class PvasJmpirunIT
         {
             assertTrue(run.stdout().contains("ddt: " + name + " ok"), name + ":\n" + run.all());
         }
-        // every buffer was in the arena, and the messages went directly (except patterns whose datatype's wire form
-        // is larger than one frame: those go through fragments until type programs are published in the arena)
-        // (and the one heap buffer refused: the node-collective region's name, sent by point-to-point at the first
-        // collective, which eager.limit=0 makes a rendezvous)
+        // every buffer was in the arena, and the messages went directly (a type whose wire form is larger than one
+        // frame is published in the arena, so none went through fragments for it) (and the one heap buffer refused:
+        // the node-collective region's name, sent by point-to-point at the first collective, which eager.limit=0
+        // makes a rendezvous)
+        assertFalse(run.stderr().matches("(?s).*type-not-sendable=[1-9].*"), "types too large for a frame:\n" + run.stderr());
         final java.util.regex.Matcher exposed = java.util.regex.Pattern.compile("rank 0: pvas: exposed (\\d+) buffers to peers \\(refused (\\d+) not")
             .matcher(run.stderr());
         assertTrue(exposed.find() && Integer.parseInt(exposed.group(1)) > 0 && Integer.parseInt(exposed.group(2)) <= 1,
             "counters:\n" + run.stderr());
+        assertEquals(List.of(), left(dir), "files left in the shm directory");
+    }
+
+    /** Put- and get-based persistent collectives between 3 JVMs: counters, staging and scratch in the arena, no active message. */
+    @ParameterizedTest
+    @ValueSource(strings = {"put", "get"})
+    void shouldRunPersistentCollectivesThroughTheArena(final String schedule) throws Exception
+    {
+        final Path dir = shmDir("persistent-" + schedule);
+        final JmpirunIT.Run run = JmpirunIT.jmpirun("pvas-persistent-" + schedule, 150, "-np", "3", "--timeout", "120",
+            "--param", "pvas.partition.size=16m", "--param", "shm.dir=" + dir, "--param", "pvas.stats=true",
+            "--param", "coll.persistent.schedule=" + schedule, "-cp", CLASSES, "org.jmpi.examples.ArenaPersistent");
+        assertEquals(0, run.exitCode(), run.all());
+        for (int r = 0; r < 3; r++)
+        {
+            assertTrue(run.stdout().contains("persistent: rank " + r + " ok"), "rank " + r + ":\n" + run.all());
+        }
+        // Every rank exposed its registrations from the arena (none refused, so none went by frames) and mapped its peers'.
+        final java.util.regex.Matcher m = java.util.regex.Pattern.compile("rank (\\d+): pvas: exposed (\\d+) buffers to peers " +
+            "\\(refused (\\d+) not in the arena, \\d+ with the exposure table full\\), mapped (\\d+) peer buffers").matcher(run.stderr());
+        int ranks = 0;
+        while (m.find())
+        {
+            ranks++;
+            assertTrue(Integer.parseInt(m.group(2)) >= 3 && m.group(3).equals("0") && Integer.parseInt(m.group(4)) > 0,
+                "rank " + m.group(1) + ": " + m.group() + "\n" + run.stderr());
+        }
+        assertEquals(3, ranks, "a counters line per rank:\n" + run.stderr());
         assertEquals(List.of(), left(dir), "files left in the shm directory");
     }
 

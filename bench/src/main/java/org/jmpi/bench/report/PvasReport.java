@@ -19,7 +19,10 @@ import java.util.Set;
  * <li>{@code fig5-FORM-VARIANT-R.txt} (VARIANT = staged-4k ... staged-64k, direct, auto): the Figure 5 sweep, with
  * the auto rule checked per point (auto at most 1.05x the best of direct and every staged size);</li>
  * <li>{@code fig15-FORM-VARIANT-R.txt} (VARIANT = eager, direct): Figure 15, direct against eager;</li>
- * <li>{@code fft2d-FORM-MODE-R.txt} (Fft2d, MODE = auto, direct, staged): median µs per 2-D FFT and per transpose.</li>
+ * <li>{@code fft2d-FORM-MODE-R.txt} (Fft2d, MODE = auto, direct, staged): median µs per 2-D FFT and per transpose;</li>
+ * <li>{@code latency-VARIANT-R.txt} (OsuLatency or the C pingpong, {@link #LATENCY}): one-way p50 at 1-4 MiB, C Open MPI
+ * against two JVMs with arena buffers and two threads, receiver-only and split copy, with the issue's targets as
+ * per-round ratios (their median).</li>
  * </ul>
  * Every figure is the median over the R rounds of the harness's median column; a point missing in a round (a
  * failed run) is left out of the median. PNGs: {@code exchange.png} (datatype/manual by message size, a series
@@ -31,6 +34,10 @@ public final class PvasReport
     static final String[] FORMS = {"threads", "arena", "heap"};
     static final String[] FIG5 = {"staged-4k", "staged-8k", "staged-16k", "staged-32k", "staged-64k", "direct", "auto"};
     static final String[] FIG15 = {"eager", "direct"};
+    /** The latency variants of bench/pvas-eval.sh: C Open MPI, arena across 2 JVMs, threads, and both with the split copy. */
+    static final String[] LATENCY = {"c", "arena", "threads", "threads-split", "arena-split"};
+    /** The issue's targets: arena / C, arena / threads, threads split / threads receiver-only. */
+    static final double[] LATENCY_TARGETS = {0.67, 1.2, 0.7};
     /** The auto rule of issue 11, point 5. */
     static final double AUTO_TOLERANCE = 1.05;
     private static final int MEDIAN_COLUMN = 5;
@@ -58,6 +65,7 @@ public final class PvasReport
             System.out.print(report.figure15(form));
         }
         System.out.print(report.fft2d());
+        System.out.print(report.latency());
         report.plots();
     }
 
@@ -248,6 +256,88 @@ public final class PvasReport
             }
         }
         return any ? "\nfft2d mini-app, 2 ranks: median µs per 2-D FFT and per transpose (medians over " + rounds + " rounds)\n\n" + t : "";
+    }
+
+    /** Per round, per variant: size to one-way p50 µs (column 4 of OsuLatency's and the C pingpong's lines). */
+    private List<Map<Long, Double>> latencyRounds(final String variant) throws IOException
+    {
+        final List<Map<Long, Double>> perRound = new ArrayList<>();
+        for (int r = 1; r <= rounds; r++)
+        {
+            final Path file = dir.resolve("latency-" + variant + "-" + r + ".txt");
+            final Map<Long, Double> rows = new LinkedHashMap<>();
+            if (Files.exists(file))
+            {
+                for (final String line : Files.readAllLines(file))
+                {
+                    final String[] f = line.trim().split("\\s+");
+                    if (line.trim().startsWith("#") || f.length < 4)
+                    {
+                        continue;
+                    }
+                    try
+                    {
+                        rows.put(Long.parseLong(f[0]), Double.parseDouble(f[3]));
+                    }
+                    catch (final NumberFormatException ex)
+                    {
+                        // not a result line
+                    }
+                }
+            }
+            perRound.add(rows);
+        }
+        return perRound;
+    }
+
+    String latency() throws IOException
+    {
+        final List<List<Map<Long, Double>>> variants = new ArrayList<>();
+        final Set<Long> sizes = new java.util.TreeSet<>();
+        for (final String v : LATENCY)
+        {
+            final List<Map<Long, Double>> perRound = latencyRounds(v);
+            perRound.forEach(m -> sizes.addAll(m.keySet()));
+            variants.add(perRound);
+        }
+        if (sizes.isEmpty())
+        {
+            return "";
+        }
+        final List<String> headers = new ArrayList<>(List.of("bytes"));
+        for (final String v : LATENCY)
+        {
+            headers.add(v + " p50 µs");
+        }
+        headers.addAll(List.of("arena / C (<= 0.67)", "arena / threads (<= 1.2)", "threads split / threads (<= 0.7)"));
+        final MarkdownTable t = new MarkdownTable(headers.toArray(String[]::new));
+        final int[][] ratioOf = {{1, 0}, {1, 2}, {3, 2}};
+        for (final long size : sizes)
+        {
+            final List<String> cells = new ArrayList<>(List.of(Stats.formatSize(size)));
+            for (final List<Map<Long, Double>> perRound : variants)
+            {
+                cells.add(Stats.format(Stats.median(perRound.stream().filter(m -> m.containsKey(size)).mapToDouble(m -> m.get(size)).toArray())));
+            }
+            for (int k = 0; k < ratioOf.length; k++)
+            {
+                final List<Double> ratios = new ArrayList<>();
+                for (int r = 0; r < rounds; r++)
+                {
+                    final Double a = variants.get(ratioOf[k][0]).get(r).get(size);
+                    final Double b = variants.get(ratioOf[k][1]).get(r).get(size);
+                    if (a != null && b != null)
+                    {
+                        ratios.add(a / b);
+                    }
+                }
+                final double ratio = Stats.median(ratios.stream().mapToDouble(Double::doubleValue).toArray());
+                cells.add(Stats.format(ratio) + (ratio > LATENCY_TARGETS[k] ? " ✗" : ""));
+            }
+            t.row(cells.toArray(String[]::new));
+        }
+        return "\nLarge messages, one-way p50 in µs (medians over " + rounds + " rounds; ratios: the median of per-round ratios, ✗ where " +
+            "the issue's target is missed)\n\n" + t;
     }
 
     private static Set<Key> keys(final List<Map<Key, Double>> maps)

@@ -56,4 +56,26 @@ class PvasReportTest
         final String fft = report.fft2d();
         assertTrue(fft.contains("| threads | 512 | staged | 1,900 | 450 | 1.234568e+05 |"), fft);
     }
+
+    @Test
+    void shouldTabulateLargeMessageLatencyAgainstTheTargets() throws Exception
+    {
+        final PvasReport report = new PvasReport(dir, 2);
+        assertEquals("", report.latency());
+        // size, mean, bandwidth, p50, ...: the format of OsuLatency and the C pingpong.
+        for (int r = 1; r <= 2; r++)
+        {
+            write("latency-c-" + r + ".txt", "# C", "4194304  170.0  24000  " + (r == 1 ? 160.0 : 200.0) + "  180.0");
+            write("latency-arena-" + r + ".txt", "# jmpi", "4194304  150.0  27000  " + (r == 1 ? 100.0 : 140.0) + "  160.0");
+            write("latency-threads-" + r + ".txt", "# jmpi", "4194304  150.0  27000  " + (r == 1 ? 100.0 : 125.0) + "  160.0");
+            write("latency-threads-split-" + r + ".txt", "# jmpi", "4194304  150.0  27000  60.0  160.0");
+        }
+        final String latency = report.latency();
+        // arena / C: 100/160 = 0.625 and 140/200 = 0.70, median 0.66 (met); arena / threads: 1.0 and 1.12, median 1.06 (met);
+        // split / threads: 0.6 and 0.48, median 0.54 (met); no arena-split runs: "-".
+        assertTrue(latency.contains("| 4 MiB | 180 | 120 | 113 | 60.0 | - | 0.66 | 1.06 | 0.54 |"), latency);
+        write("latency-arena-1.txt", "# jmpi", "4194304  150.0  27000  200.0  160.0");
+        // arena / C now the median of 1.25 and 0.70 = 0.975: the target missed, marked.
+        assertTrue(report.latency().contains("0.97 ✗") || report.latency().contains("0.98 ✗"), report.latency());
+    }
 }

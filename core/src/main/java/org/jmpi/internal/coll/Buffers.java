@@ -140,7 +140,8 @@ final class Buffers
         return new Slot(buf, offset, 1, shifted);
     }
 
-    static void pack(final Slot from, final byte[] dst, final int dstOff)
+    /** Packs {@code from} into {@code dst} (a byte[], or a ByteBuffer such as an arena's) from byte {@code dstOff}. */
+    static void pack(final Slot from, final Object dst, final long dstOff)
     {
         final Convertor src = Convertor.create(BufferView.of(from.buf(), "send buffer"), from.offset(), from.count(), from.type());
         final long bytes = src.totalBytes();
@@ -148,7 +149,8 @@ final class Buffers
         Convertor.copy(src, out, 0, bytes);
     }
 
-    static void unpack(final byte[] src, final int srcOff, final Slot to)
+    /** Unpacks the packed bytes of {@code src} (a byte[] or a ByteBuffer) from byte {@code srcOff} into {@code to}. */
+    static void unpack(final Object src, final long srcOff, final Slot to)
     {
         final Convertor out = Convertor.createForReceive(BufferView.of(to.buf(), "receive buffer"), to.offset(), to.count(), to.type());
         final long bytes = out.totalBytes();

@@ -3,6 +3,8 @@ package org.jmpi.internal.coll;
 import java.util.ArrayList;
 import java.util.Arrays;
 
+import org.agrona.UnsafeApi;
+import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.pt2pt.CommState;
 
 /**
@@ -65,7 +67,7 @@ final class DirectCollectives
         final int count, final org.jmpi.Datatype type, final int root)
     {
         final DirectPersistent d = new DirectPersistent(c, "bcast", mode, tag,
-            new Buffers.Slot[] {new Buffers.Slot(buf, offset, count, type)}, null, 0, allExpose(c.size(), 0));
+            new Buffers.Slot[] {new Buffers.Slot(buf, offset, count, type)}, 0, 0, allExpose(c.size(), 0));
         final DirectMemory m = d.memory();
         final Tree tree = Tree.of(c.rank(), c.size(), root);
         if (tree.parent() < 0)
@@ -211,14 +213,19 @@ final class DirectCollectives
     /**
      * A rank's packed accumulator, registered as part 0 of its scratch; after it, put: one slot per child
      * (parts 1..), which child i writes; get: one part (1) that receives a child's accumulator when it is not
-     * read in place.
+     * read in place. The scratch is a byte[], or a ByteBuffer in the node's arena across JVMs; the reduction
+     * kernels take arrays, so operands in the arena are combined through two arrays of this object.
      */
     private static final class Accumulator
     {
         final Tree tree;
         final int bytes;
-        final byte[] scratch;
+        /** The registered scratch: a byte[], or a ByteBuffer in the arena. */
+        final Object scratch;
         final DirectPersistent d;
+        /** Array copies of the accumulator and of an operand, where either lies in the arena; else null. */
+        private byte[] accCopy;
+        private byte[] operandCopy;
 
         Accumulator(final CommState c, final String call, final int tag, final DirectPersistent.Mode mode, final Tree tree, final int bytes,
             final int root)
@@ -234,9 +241,40 @@ final class DirectCollectives
                     exposed[children[i]] = 1 + i;
                 }
             }
-            this.scratch = new byte[Buffers.packedBytes(call, (long)(mode == DirectPersistent.Mode.PUT ? 1 + children.length : 2) * bytes,
-                org.jmpi.Datatype.BYTE)];
-            this.d = new DirectPersistent(c, call, mode, tag, null, scratch, bytes, exposed);
+            final int parts = mode == DirectPersistent.Mode.PUT ? 1 + children.length : 2;
+            Buffers.packedBytes(call, (long)parts * bytes, org.jmpi.Datatype.BYTE);
+            this.d = new DirectPersistent(c, call, mode, tag, null, parts, bytes, exposed);
+            this.scratch = d.memory().memory();
+        }
+
+        /**
+         * acc = acc op operand, the operand being {@code bytes} at byte {@code operandOffset} of {@code operandMemory}
+         * (this scratch, or a child's reached directly), from higher ranks. Engine thread.
+         */
+        void combine(final Reductions.Reduction red, final Object operandMemory, final long operandOffset)
+        {
+            if (scratch instanceof byte[] acc && operandMemory instanceof byte[] operand)
+            {
+                red.applyFromHigher(acc, 0, operand, (int)operandOffset, bytes);
+                return;
+            }
+            if (accCopy == null)
+            {
+                accCopy = new byte[bytes];
+                operandCopy = new byte[bytes];
+            }
+            copy(scratch, 0, accCopy, 0);
+            copy(operandMemory, operandOffset, operandCopy, 0);
+            red.applyFromHigher(accCopy, 0, operandCopy, 0, bytes);
+            copy(accCopy, 0, scratch, 0);
+        }
+
+        /** Copies this accumulator's {@code bytes} between two memories (byte[] or ByteBuffer) at byte offsets. */
+        private void copy(final Object from, final long fromOffset, final Object to, final long toOffset)
+        {
+            final BufferView src = BufferView.of(from, "scratch");
+            final BufferView dst = BufferView.of(to, "scratch");
+            UnsafeApi.copyMemory(src.base(), src.address() + fromOffset, dst.base(), dst.address() + toOffset, bytes);
         }
     }
 
@@ -255,7 +293,6 @@ final class DirectCollectives
         final DirectPersistent d = a.d;
         final Tree tree = a.tree;
         final int bytes = a.bytes;
-        final byte[] acc = a.scratch;
         final int[] children = tree.children();
         if (d.mode() == DirectPersistent.Mode.PUT)
         {
@@ -271,7 +308,7 @@ final class DirectCollectives
             {
                 for (int i = 0; i < children.length; i++)
                 {
-                    red.applyFromHigher(acc, 0, acc, (1 + i) * bytes, bytes);
+                    a.combine(red, a.scratch, (long)(1 + i) * bytes);
                 }
             });
             if (tree.parent() >= 0)
@@ -285,8 +322,12 @@ final class DirectCollectives
         for (final int child : children)
         {
             d.await(child);
-            d.readPeer(child, 1, commutative ? (memory, offset) -> applyInPlace(red, acc, memory, offset, bytes) : null,
-                () -> red.applyFromHigher(acc, 0, acc, bytes, bytes), releaseChildren);
+            // A child's accumulator this rank reaches (its heap, or its part of the arena) is combined where it lies.
+            d.readPeer(child, 1, commutative ? (memory, offset) ->
+            {
+                a.combine(red, memory, offset);
+                return true;
+            } : null, () -> a.combine(red, a.scratch, bytes), releaseChildren);
         }
         if (tree.parent() >= 0)
         {
@@ -296,18 +337,6 @@ final class DirectCollectives
                 d.await(tree.parent());
             }
         }
-    }
-
-    /** Combines a child's accumulator straight from its memory when it is a byte array this rank reaches. */
-    private static boolean applyInPlace(final Reductions.Reduction red, final byte[] acc, final Object memory, final long offset,
-        final int bytes)
-    {
-        if (!(memory instanceof byte[] higher))
-        {
-            return false;
-        }
-        red.applyFromHigher(acc, 0, higher, (int)offset, bytes);
-        return true;
     }
 
     // ------------------------------------------------------------------------------------------ barrier
@@ -322,7 +351,7 @@ final class DirectCollectives
     {
         final int size = c.size();
         final int rank = c.rank();
-        final DirectPersistent d = new DirectPersistent(c, "barrier", mode, tag, null, null, 0, allExpose(size, -1));
+        final DirectPersistent d = new DirectPersistent(c, "barrier", mode, tag, null, 0, 0, allExpose(size, -1));
         for (int distance = 1; distance < size; distance <<= 1)
         {
             d.signal((rank + distance) % size);
@@ -344,11 +373,11 @@ final class DirectCollectives
             parts[root] = null;
             final int[] exposed = new int[size];
             Arrays.setAll(exposed, q -> q == root ? -1 : q);
-            return new DirectPersistent(c, call, mode, tag, parts, null, 0, exposed);
+            return new DirectPersistent(c, call, mode, tag, parts, 0, 0, exposed);
         }
         final int[] exposed = allExpose(size, -1);
         exposed[root] = 0;
-        return new DirectPersistent(c, call, mode, tag, new Buffers.Slot[] {mine}, null, 0, exposed);
+        return new DirectPersistent(c, call, mode, tag, new Buffers.Slot[] {mine}, 0, 0, exposed);
     }
 
     /**
@@ -478,7 +507,7 @@ final class DirectCollectives
         final boolean put = mode == DirectPersistent.Mode.PUT;
         final int[] exposed = new int[size];
         Arrays.setAll(exposed, j -> put ? j : rank);
-        final DirectPersistent d = new DirectPersistent(c, "allgather", mode, tag, blocks, null, 0, exposed);
+        final DirectPersistent d = new DirectPersistent(c, "allgather", mode, tag, blocks, 0, 0, exposed);
         final DirectMemory m = d.memory();
         if (own != null)
         {

@@ -1,5 +1,6 @@
 package org.jmpi.internal.coll;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,6 +19,7 @@ import org.jmpi.internal.rma.OneSided;
 import org.jmpi.internal.rma.Region;
 import org.jmpi.internal.rma.RegionKey;
 import org.jmpi.internal.rma.RemoteRegion;
+import org.jmpi.spi.ArenaMemory;
 
 /**
  * One rank's side of a put- or get-based persistent collective, on the one-sided layer ({@link OneSided}):
@@ -34,9 +36,12 @@ import org.jmpi.internal.rma.RemoteRegion;
  * ({@link #await}). Counters are cumulative, so the k-th signal from a peer in epoch e is its
  * ((e-1) * n + k)-th, n being the signals it sends per epoch, and a late or early signal is never mistaken
  * for another. Data moves with put or get, and a signal after a put to the same rank publishes it.</li>
- * <li>Where the transport offers peer memory (threads of one JVM) every copy and signal is direct, and a
- * signal wakes the peer's engine; elsewhere (separate JVMs) the one-sided layer sends active messages, and
- * an epoch completes only when its puts are acknowledged, so that the user may reuse the buffers.</li>
+ * <li>Where the transport offers peer memory every copy and signal is direct, and a signal wakes the peer's
+ * engine: between threads of one JVM, and between JVMs of one node through the arena (docs/pvas.md), where the
+ * counters, the staging copies and the reductions' scratch are allocated in the arena and the user's buffer is
+ * registered itself only when it lies there ({@link DirectMemory}). Elsewhere (other nodes, or no arena) the
+ * one-sided layer sends active messages, and an epoch completes only when its puts are acknowledged, so that
+ * the user may reuse the buffers.</li>
  * </ol>
  * A rank that finds its part's length differs from its peer's fails the epoch with ERR_TRUNCATE, skips the
  * copy and still signals, with a failure mark the peer reports too: no rank is left waiting.
@@ -73,6 +78,10 @@ final class DirectPersistent
     private final int rank;
     private final int size;
     private final Region counters;
+    /** The counters' memory: a byte[], or a ByteBuffer in the node's arena (peers in other JVMs add to it directly). */
+    private final Object countersMemory;
+    /** The node's arena (ranks in separate JVMs), or null. */
+    private final ArenaMemory arena;
     private final DirectMemory memory;
     private final long[] sent;
     private final long[] received;
@@ -92,12 +101,12 @@ final class DirectPersistent
      * Registers this rank's memory and sends its records.
      *
      * @param parts   this rank's parts (null: no data, as in a barrier, or a part it does not have).
-     * @param scratch packed bytes to register instead of {@code parts} (the reductions' accumulator and slots),
-     *                in parts of {@code partBytes}; or null.
+     * @param scratchParts parts of {@code partBytes} packed bytes each to register instead of {@code parts} (the
+     *                reductions' accumulator and slots: {@link DirectMemory#scratch}); or 0.
      * @param exposed per rank, the index of the part that rank copies to or from, or -1.
      */
     DirectPersistent(final CommState comm, final String call, final Mode mode, final int tag, final Buffers.Slot[] parts,
-        final byte[] scratch, final int partBytes, final int[] exposed)
+        final int scratchParts, final int partBytes, final int[] exposed)
     {
         this.comm = comm;
         this.call = call;
@@ -105,9 +114,15 @@ final class DirectPersistent
         this.oneSided = comm.services().component(OneSided.class);
         this.rank = comm.rank();
         this.size = comm.size();
-        this.counters = comm.engine().call(() -> oneSided.register(new long[size]));
-        this.memory = scratch != null ? comm.engine().call(() -> DirectMemory.scratch(oneSided, scratch, partBytes)) :
+        this.arena = oneSided.arena();
+        this.memory = scratchParts > 0 ? comm.engine().call(() -> DirectMemory.scratch(oneSided, scratchParts, partBytes)) :
             parts != null ? comm.engine().call(() -> DirectMemory.of(oneSided, parts)) : null;
+        // One long per rank, zeroed, in the arena where there is one: peers in other JVMs then signal by an atomic add
+        // through the arena's peer memory rather than by an active message. Not when the data could not be exposed (no
+        // room in the arena): peers then put it by active messages, and a direct signal would overtake those puts.
+        final boolean dataDirect = memory == null || memory.region().key().handle() != 0;
+        this.countersMemory = comm.engine().call(() -> DirectMemory.allocate(dataDirect ? arena : null, 8 * size));
+        this.counters = comm.engine().call(() -> oneSided.register(countersMemory));
         this.sent = new long[size * RECORD];
         this.received = new long[size * RECORD];
         this.exchange = new RequestImpl[2 * size];
@@ -131,6 +146,33 @@ final class DirectPersistent
             exchange[2 * p + 1] = PointToPoint.isend(comm, comm.collContextId(), sent, at, RECORD, Datatype.LONG, p, tag,
                 SendMode.STANDARD);
         }
+    }
+
+    /**
+     * Peers whose counters and data this rank reaches directly (peer memory: threads of one JVM, the arena across
+     * JVMs), so that every signal and copy to them is a plain memory operation; the others go by active messages.
+     * -1 before the first start resolved the peers' records. Any thread (tests and benchmarks): asks the engine.
+     */
+    int directPeers()
+    {
+        return comm.engine().call(this::countDirectPeers);
+    }
+
+    private int countDirectPeers()
+    {
+        if (!resolved)
+        {
+            return -1;
+        }
+        int direct = 0;
+        for (int p = 0; p < size; p++)
+        {
+            if (p != rank && peerCounters[p].direct() != null && (peerData[p] == null || peerData[p].direct() != null))
+            {
+                direct++;
+            }
+        }
+        return direct;
     }
 
     Mode mode()
@@ -177,6 +219,10 @@ final class DirectPersistent
         comm.engine().execute(() ->
         {
             oneSided.deregister(counters);
+            if (countersMemory instanceof ByteBuffer b)
+            {
+                arena.free(b);
+            }
             if (memory != null)
             {
                 memory.release(oneSided);

@@ -40,6 +40,16 @@ public final class PersistentCollRequest extends PersistentRequestImpl
         }
     }
 
+    /**
+     * Under the put or get schedule, the peers whose counters and data this rank reaches directly (every signal and
+     * copy a memory operation: threads of one JVM, or the arena across JVMs), once the first start has resolved
+     * them; -1 before that and under "p2p" (for tests and benchmarks).
+     */
+    public int directPeers()
+    {
+        return direct == null ? -1 : direct.directPeers();
+    }
+
     /** The schedule this request runs: "put", "get" or "p2p" (for tests and benchmarks). */
     public String schedule()
     {

@@ -31,8 +31,14 @@ import java.nio.ByteOrder;
  *  |                count of send-type items (64 bits)             | 56
  *  |      typeId: the send type in the sender-to-receiver table    | 64
  *  |      wireLength: bytes of the type's wire form that follow    | 68
- *  |      (0 when the receiver has typeId already)                 |
+ *  |      (0 when the receiver has typeId already; -1: published)  |
  *  |                wire form (TypeWireForm)...                    | 72
+ * or, with wireLength -1 (WIRE_PUBLISHED), a reference to the wire form the sender published in the node's
+ * arena (PublishedTypes), offsets from the start of the reference (here 72; in a SPLIT, SPLIT_LENGTH):
+ *  |                handle: the pool block's exposure (64 bits)    | +0
+ *  |                offset of the wire form in the block (64 bits) | +8
+ *  |                          length                               | +16
+ *  |                          padding                              | +20
  * CTS (clear to send):
  *  |                senderRequest (64 bits)                        |  8
  *  |                receiverRequest (64 bits)                      | 16
@@ -59,7 +65,7 @@ public final class FrameDescriptor
     public static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
 
     /** Version of this layout; every rank publishes it at init and all must agree (RankRuntime). */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
 
     public static final byte TYPE_EAGER = 1;
     public static final byte TYPE_RTS = 2;
@@ -133,8 +139,18 @@ public final class FrameDescriptor
     public static final int SPLIT_AT_OFFSET = SPLIT_ACCEPT_OFFSET + 8;
     public static final int SPLIT_TYPE_ID_OFFSET = SPLIT_AT_OFFSET + 8;
     public static final int SPLIT_WIRE_LENGTH_OFFSET = SPLIT_TYPE_ID_OFFSET + 4;
-    /** Then the receive type's wire form, {@code SPLIT_WIRE_LENGTH} bytes (0 when the sender has the type). */
+    /**
+     * Then the receive type's wire form, {@code SPLIT_WIRE_LENGTH} bytes (0 when the sender has the type), or with
+     * {@link #WIRE_PUBLISHED} a reference to it in the arena.
+     */
     public static final int SPLIT_LENGTH = SPLIT_WIRE_LENGTH_OFFSET + 4;
+
+    /** A wireLength (RTS, SPLIT): the type's wire form is published in the sender's arena; a reference follows. */
+    public static final int WIRE_PUBLISHED = -1;
+    public static final int PUBLISHED_HANDLE_OFFSET = 0;
+    public static final int PUBLISHED_OFFSET_OFFSET = PUBLISHED_HANDLE_OFFSET + 8;
+    public static final int PUBLISHED_LENGTH_OFFSET = PUBLISHED_OFFSET_OFFSET + 8;
+    public static final int PUBLISHED_REF_LENGTH = PUBLISHED_LENGTH_OFFSET + 8;
 
     private FrameDescriptor()
     {

@@ -74,6 +74,11 @@ final class PathSelector
     private long stagedBySender;
     private long fragmentBytesChosen;
     private long fragmentChoices;
+    private long splitBytes;
+    private long splitBytesBySender;
+    private long splitBytesSenderPart;
+    /** How types travel in RTS and SPLIT frames (their counters), or null. */
+    private PublishedTypes types;
 
     PathSelector(final int fragmentSize)
     {
@@ -175,6 +180,17 @@ final class PathSelector
         }
     }
 
+    /**
+     * Receiver: a split copy finished, of which the sender copied {@code bySender} bytes where its part was
+     * {@code senderPart} of {@code total} (below its part: the sender came late or was descheduled; above: it stole).
+     */
+    void splitShare(final long bySender, final long senderPart, final long total)
+    {
+        splitBytes += total;
+        splitBytesBySender += bySender;
+        splitBytesSenderPart += senderPart;
+    }
+
     /** Receiver: neither buffer could be exposed (heap on both sides across JVMs, or the exposure table full). */
     void notExposable()
     {
@@ -207,7 +223,14 @@ final class PathSelector
         return Math.max(1, maxFrame - FrameDescriptor.DATA_HEADER_LENGTH);
     }
 
+    /** The rank's type publication, whose counters the stats line shows. Before traffic. */
+    void publishedTypes(final PublishedTypes publishedTypes)
+    {
+        this.types = publishedTypes;
+    }
+
     /** The {@code jmpi.pvas.stats} line of the protocol's paths. */
+
     String format(final int rank)
     {
         final StringBuilder sb = new StringBuilder(256);
@@ -227,6 +250,15 @@ final class PathSelector
         if (fragmentChoices > 0)
         {
             sb.append("; mean fragment chosen ").append(fragmentBytesChosen / fragmentChoices).append(" B");
+        }
+        if (splitBytes > 0)
+        {
+            sb.append("; split copies: the sender copied ").append(100 * splitBytesBySender / splitBytes).append("% of the bytes (its part ")
+                .append(100 * splitBytesSenderPart / splitBytes).append("%)");
+        }
+        if (types != null)
+        {
+            types.format(sb);
         }
         if (model != null)
         {

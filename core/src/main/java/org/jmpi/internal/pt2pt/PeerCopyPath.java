@@ -32,12 +32,20 @@ final class PeerCopyPath implements RendezvousPath
     private final Protocol protocol;
     private final PathSelector selector;
     private final FragmentPath fragments;
+    /** How types travel in RTS and SPLIT frames (by id, inline, or published in the arena); shared with the split copy. */
+    private final PublishedTypes types = new PublishedTypes();
 
     PeerCopyPath(final Protocol protocol, final PathSelector selector, final FragmentPath fragments)
     {
         this.protocol = protocol;
         this.selector = selector;
         this.fragments = fragments;
+        selector.publishedTypes(types);
+    }
+
+    PublishedTypes types()
+    {
+        return types;
     }
 
     @Override
@@ -48,7 +56,8 @@ final class PeerCopyPath implements RendezvousPath
 
     /**
      * Sender: prepares the RTS of {@code s} if the peer's transport has peer memory and the RTS (with the type's
-     * wire form if the peer lacks it, and a form the peer decodes) fits one frame, exposing the send buffer where
+     * wire form if the peer lacks it, or a reference to it published in the arena, and a form the peer decodes) fits
+     * one frame, exposing the send buffer where
      * the peer memory can ({@code s.exposedHandle}, 0 when it cannot: a heap buffer across JVMs; then only the
      * split copy, with the receiver's buffer exposed, may carry it).
      */
@@ -60,14 +69,16 @@ final class PeerCopyPath implements RendezvousPath
         }
         int typeId = ch.types.sentId(s.type);
         int wireLength = 0;
+        PublishedTypes.Ref ref = null;
         if (typeId == 0)
         {
             if (!TypeWireForm.decodable(s.type))
             {
                 return false;
             }
-            wireLength = TypeWireForm.encodedLength(s.type);
-            if (PEER_RTS_LENGTH + (long)wireLength > ch.maxFrameLength)
+            ref = types.publish(ch, s.type);
+            wireLength = ref != null ? WIRE_PUBLISHED : TypeWireForm.encodedLength(s.type);
+            if (PEER_RTS_LENGTH + (long)PublishedTypes.payloadLength(wireLength) > ch.maxFrameLength)
             {
                 return false;
             }
@@ -80,13 +91,14 @@ final class PeerCopyPath implements RendezvousPath
         s.exposedHandle = handle;
         s.typeId = typeId;
         s.wireLength = wireLength;
+        s.typeRef = ref;
         return true;
     }
 
     @Override
     public int rtsExtensionLength(final SendRequestImpl s)
     {
-        return PEER_RTS_LENGTH - ENVELOPE_LENGTH + s.wireLength;
+        return PEER_RTS_LENGTH - ENVELOPE_LENGTH + PublishedTypes.payloadLength(s.wireLength);
     }
 
     @Override
@@ -102,6 +114,10 @@ final class PeerCopyPath implements RendezvousPath
         {
             TypeWireForm.encode(s.type, buffer, base + PEER_RTS_LENGTH);
         }
+        else if (s.wireLength == WIRE_PUBLISHED)
+        {
+            PublishedTypes.writeRef(s.typeRef, buffer, base + PEER_RTS_LENGTH);
+        }
     }
 
     @Override
@@ -114,21 +130,8 @@ final class PeerCopyPath implements RendezvousPath
         }
         final int typeId = buffer.getInt(base + PEER_TYPE_ID_OFFSET, BYTE_ORDER);
         final int wireLength = buffer.getInt(base + PEER_WIRE_LENGTH_OFFSET, BYTE_ORDER);
-        final Datatype type;
-        if (wireLength > 0)
-        {
-            if (wireLength != extensionLength - (PEER_RTS_LENGTH - ENVELOPE_LENGTH))
-            {
-                throw new MpiException(ErrorClass.ERR_INTERN, "peer-copy RTS from rank " + ch.worldRank + ": wire form of " +
-                    wireLength + " bytes in an extension of " + extensionLength);
-            }
-            type = TypeWireForm.decode(buffer, base + PEER_RTS_LENGTH, wireLength);
-            ch.types.received(typeId, type);
-        }
-        else
-        {
-            type = ch.types.receivedType(typeId);
-        }
+        final Datatype type = types.read(ch, typeId, wireLength, buffer, base + PEER_RTS_LENGTH,
+            extensionLength - (PEER_RTS_LENGTH - ENVELOPE_LENGTH), "peer-copy RTS");
         return new Arrival(buffer.getLong(base + PEER_HANDLE_OFFSET, BYTE_ORDER),
             buffer.getLong(base + PEER_ELEMENT_OFFSET_OFFSET, BYTE_ORDER),
             buffer.getLong(base + PEER_COUNT_OFFSET, BYTE_ORDER), type);

@@ -50,6 +50,8 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
     long exposedHandle;
     int typeId;
     int wireLength;
+    /** The send type's wire form published in the arena, when {@code wireLength} is {@code WIRE_PUBLISHED}. */
+    PublishedTypes.Ref typeRef;
     long id;
     long receiverRequest;
     long acceptBytes;

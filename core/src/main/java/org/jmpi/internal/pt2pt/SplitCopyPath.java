@@ -18,14 +18,15 @@ import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
  * the send buffer into the receive buffer, at once.
  * <ol>
  * <li>The sender exposes its buffer and sends the RTS as {@link PeerCopyPath} does.</li>
- * <li>The receiver, on the match, exposes its receive buffer and a progress record of four longs (the
- * next byte to claim in part A = [0, split), the next in part B = [split, N), the bytes copied so far, the sender's done mark), answers
+ * <li>The receiver, on the match, exposes its receive buffer and a progress record of five words, each on a
+ * cache line of its own (the next byte to claim in part A = [0, split), the next in part B = [split, N), the bytes
+ * the receiver copied, the bytes the sender copied, the sender's done mark), answers
  * SPLIT with both handles, its element offset, count and type (by id in the pair's type table, with the wire
  * form the first time) and the split, then copies.</li>
  * <li>Each side claims chunks with a compare-and-set on a part's cursor: the receiver from part A and, once
  * A is claimed, from B; the sender from B, then A. A side that is not inside jmpi claims nothing, so the
  * other copies everything: a sender computing after {@code isend} never delays a waiting receiver. After
- * each chunk a side adds its bytes to the copied count; each request completes once the count reaches N,
+ * each chunk a side adds its bytes to its own count; each request completes once the two counts reach N,
  * waiting, if it must, as an engine activity. The sender then marks the record done and withdraws its
  * buffer; the receiver withdraws its exposures only after that mark, since a sender that comes late still
  * maps them (and finds nothing left to claim).</li>
@@ -46,12 +47,25 @@ final class SplitCopyPath implements RendezvousPath
 {
     /** Bytes claimed at a time: large enough to amortise a compare-and-set, small enough to share work. */
     static final long CHUNK = 64 * 1024;
+    /**
+     * How long a side that found nothing left to claim spins for the other side's last chunk: a few chunks' copy time
+     * (64 KiB at 5-30 GB/s is 2-13 µs).
+     */
+    static final long TAIL_SPIN_NS = 50_000;
+    /*
+     * The record's words, each on a cache line of its own (8 longs apart) so that the two sides' compare-and-sets
+     * and counts do not bounce one line between the cores: the receiver's cursor (part A) and count, the sender's
+     * cursor (part B) and count, and the sender's done mark. Each side writes its own count only; the copy is
+     * complete when the two add up to the total.
+     */
+    private static final int LINE_LONGS = 8;
     private static final int CURSOR_A = 0;
-    private static final int CURSOR_B = 1;
-    private static final int COPIED = 2;
+    private static final int CURSOR_B = LINE_LONGS;
+    private static final int COPIED_BY_RECEIVER = 2 * LINE_LONGS;
+    private static final int COPIED_BY_SENDER = 3 * LINE_LONGS;
     /** Set by the sender once it will not touch the receiver's exposures again; the receiver withdraws them then. */
-    private static final int SENDER_DONE = 3;
-    private static final int RECORD_LONGS = 4;
+    private static final int SENDER_DONE = 4 * LINE_LONGS;
+    private static final int RECORD_LONGS = 5 * LINE_LONGS;
 
     private final Protocol protocol;
     private final PeerCopyPath rts;
@@ -111,9 +125,12 @@ final class SplitCopyPath implements RendezvousPath
         final long splitAt;
         /** Wakes the other side's engine: it may be parked waiting for the count this side completes. */
         final Runnable wakePeer;
+        /** This side's count and the other's ({@code COPIED_BY_*}). */
+        final int ownCount;
+        final int otherCount;
 
         Job(final Convertor src, final Convertor dst, final BufferView record, final long total, final long splitAt,
-            final Runnable wakePeer)
+            final Runnable wakePeer, final boolean receiver)
         {
             this.src = src;
             this.dst = dst;
@@ -121,6 +138,8 @@ final class SplitCopyPath implements RendezvousPath
             this.total = total;
             this.splitAt = splitAt;
             this.wakePeer = wakePeer;
+            this.ownCount = receiver ? COPIED_BY_RECEIVER : COPIED_BY_SENDER;
+            this.otherCount = receiver ? COPIED_BY_SENDER : COPIED_BY_RECEIVER;
         }
 
         /** Claims and copies chunks, from part {@code first} and then the other, until none is left. */
@@ -128,6 +147,14 @@ final class SplitCopyPath implements RendezvousPath
         {
             drain(first);
             drain(first == CURSOR_A ? CURSOR_B : CURSOR_A);
+            // Nothing left to claim: the other side has at most one chunk in flight. Wait for it here, spinning, and
+            // not through the engine's idler, whose yields and parks (and then the other side's wake-up) cost more
+            // than a chunk's copy on a busy machine; past the bound the other side was descheduled, and the engine waits.
+            final long deadline = System.nanoTime() + TAIL_SPIN_NS;
+            while (!finished() && System.nanoTime() - deadline < 0)
+            {
+                Thread.onSpinWait();
+            }
         }
 
         private void drain(final int part)
@@ -145,8 +172,9 @@ final class SplitCopyPath implements RendezvousPath
                 if (UnsafeApi.compareAndSetLong(record.base(), at, from, to))
                 {
                     DirectCopy.copy(src, dst, from, to);
-                    final long before = UnsafeApi.getAndAddLong(record.base(), record.address() + 8L * COPIED, to - from);
-                    if (before + (to - from) >= total)
+                    // A full fence: of two sides finishing at once, at least one sees the other's count and wakes it.
+                    final long mine = UnsafeApi.getAndAddLong(record.base(), record.address() + 8L * ownCount, to - from) + (to - from);
+                    if (mine + count(otherCount) >= total)
                     {
                         wakePeer.run();
                     }
@@ -154,9 +182,20 @@ final class SplitCopyPath implements RendezvousPath
             }
         }
 
+        private long count(final int word)
+        {
+            return UnsafeApi.getLongVolatile(record.base(), record.address() + 8L * word);
+        }
+
         boolean finished()
         {
-            return UnsafeApi.getLongVolatile(record.base(), record.address() + 8L * COPIED) >= total;
+            return count(COPIED_BY_RECEIVER) + count(COPIED_BY_SENDER) >= total;
+        }
+
+        /** Bytes the sender copied (final once {@link #finished}). */
+        long copiedBySender()
+        {
+            return count(COPIED_BY_SENDER);
         }
 
         boolean senderDone()
@@ -185,9 +224,20 @@ final class SplitCopyPath implements RendezvousPath
             fragments.onMatched(r, ch, senderRequest, acceptBytes, null);
             return;
         }
-        // The sender rebuilds the receive type from its wire form: a type no peer decodes is copied here alone.
-        final boolean splittable = acceptBytes > 0 && (ch.types.sentId(r.convertor.type()) != 0 || TypeWireForm.decodable(r.convertor.type()));
-        final long recvHandle = splittable ? ch.peerMemory.expose(r.convertor.view().buffer()) : 0;
+        // The sender rebuilds the receive type from its wire form (by id when it has it, else published in the arena,
+        // else inline): a type no peer decodes, or whose inline form does not fit the SPLIT frame, is copied here alone.
+        final Datatype recvType = r.convertor.type();
+        int typeId = ch.types.sentId(recvType);
+        final boolean describable = acceptBytes > 0 && (typeId != 0 || TypeWireForm.decodable(recvType));
+        final long exposed = describable ? ch.peerMemory.expose(r.convertor.view().buffer()) : 0;
+        final PublishedTypes.Ref ref = exposed != 0 && typeId == 0 ? rts.types().publish(ch, recvType) : null;
+        final int wireLength = exposed == 0 || typeId != 0 ? 0 : ref != null ? WIRE_PUBLISHED : TypeWireForm.encodedLength(recvType);
+        final boolean fits = SPLIT_LENGTH + (long)PublishedTypes.payloadLength(wireLength) <= ch.maxFrameLength;
+        if (exposed != 0 && !fits)
+        {
+            ch.peerMemory.withdraw(exposed);
+        }
+        final long recvHandle = fits ? exposed : 0;
         // The record lies where the peer reaches it: a long[] between threads, the arena across JVMs.
         final Object state = recvHandle != 0 ? ch.peerMemory.record(RECORD_LONGS) : null;
         final long stateHandle = state != null ? ch.peerMemory.expose(state) : 0;
@@ -221,22 +271,20 @@ final class SplitCopyPath implements RendezvousPath
         final BufferView record = BufferView.of(state, "split record");
         UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * CURSOR_A, 0);
         UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * CURSOR_B, splitAt);
-        UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * COPIED, 0);
+        UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * COPIED_BY_RECEIVER, 0);
+        UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * COPIED_BY_SENDER, 0);
         UnsafeApi.putLongVolatile(record.base(), record.address() + 8L * SENDER_DONE, 0);
-        int typeId = ch.types.sentId(r.convertor.type());
-        int wireLength = 0;
         if (typeId == 0)
         {
-            wireLength = TypeWireForm.encodedLength(r.convertor.type());
-            typeId = ch.types.assignSentId(r.convertor.type());
+            typeId = ch.types.assignSentId(recvType);
         }
         // Map the send buffer before SPLIT goes: from then on the sender may copy everything and withdraw it.
         final Convertor source = a.handle() == 0 ? null :
             Convertor.create(BufferView.of(ch.peerMemory.map(ch.worldRank, a.handle()), "peer send buffer"), a.elementOffset(), a.count(), a.type());
-        protocol.submit(ch, new SplitFrame(senderRequest, recvHandle, stateHandle, r, acceptBytes, splitAt, typeId, wireLength));
+        protocol.submit(ch, new SplitFrame(senderRequest, recvHandle, stateHandle, r, acceptBytes, splitAt, typeId, wireLength, ref));
         selector.directTaken(source != null, splitAt < acceptBytes);
         final Job job = new Job(source, r.convertor, record, acceptBytes, splitAt,
-            () -> ch.peerMemory.wake(ch.worldRank));
+            () -> ch.peerMemory.wake(ch.worldRank), true);
         if (source != null)
         {
             job.copy(CURSOR_A);
@@ -249,6 +297,10 @@ final class SplitCopyPath implements RendezvousPath
             if (!completed[0] && job.finished())
             {
                 completed[0] = true;
+                if (source != null)
+                {
+                    selector.splitShare(job.copiedBySender(), acceptBytes - splitAt, acceptBytes);
+                }
                 r.completeReceive();
             }
             return completed[0] && job.senderDone();
@@ -296,9 +348,10 @@ final class SplitCopyPath implements RendezvousPath
         private final long splitAt;
         private final int typeId;
         private final int wireLength;
+        private final PublishedTypes.Ref ref;
 
         SplitFrame(final long senderRequest, final long recvHandle, final long stateHandle, final RecvRequestImpl r,
-            final long acceptBytes, final long splitAt, final int typeId, final int wireLength)
+            final long acceptBytes, final long splitAt, final int typeId, final int wireLength, final PublishedTypes.Ref ref)
         {
             super(TYPE_SPLIT, true);
             this.senderRequest = senderRequest;
@@ -309,12 +362,13 @@ final class SplitCopyPath implements RendezvousPath
             this.splitAt = splitAt;
             this.typeId = typeId;
             this.wireLength = wireLength;
+            this.ref = ref;
         }
 
         @Override
         public int bodyLength()
         {
-            return SPLIT_LENGTH - COMMON_LENGTH + wireLength;
+            return SPLIT_LENGTH - COMMON_LENGTH + PublishedTypes.payloadLength(wireLength);
         }
 
         @Override
@@ -334,6 +388,10 @@ final class SplitCopyPath implements RendezvousPath
             {
                 TypeWireForm.encode(r.convertor.type(), buffer, base + SPLIT_LENGTH);
             }
+            else if (wireLength == WIRE_PUBLISHED)
+            {
+                PublishedTypes.writeRef(ref, buffer, base + SPLIT_LENGTH);
+            }
         }
     }
 
@@ -350,21 +408,7 @@ final class SplitCopyPath implements RendezvousPath
         final long stateHandle = buffer.getLong(index + SPLIT_STATE_HANDLE_OFFSET, BYTE_ORDER);
         final int typeId = buffer.getInt(index + SPLIT_TYPE_ID_OFFSET, BYTE_ORDER);
         final int wireLength = buffer.getInt(index + SPLIT_WIRE_LENGTH_OFFSET, BYTE_ORDER);
-        if (wireLength < 0 || SPLIT_LENGTH + (long)wireLength != lengthBytes)
-        {
-            throw new MpiException(ErrorClass.ERR_INTERN, "SPLIT from rank " + ch.worldRank + ": wire form of " + wireLength +
-                " bytes in a frame of " + lengthBytes);
-        }
-        final Datatype recvType;
-        if (wireLength > 0)
-        {
-            recvType = TypeWireForm.decode(buffer, index + SPLIT_LENGTH, wireLength);
-            ch.types.received(typeId, recvType);
-        }
-        else
-        {
-            recvType = ch.types.receivedType(typeId);
-        }
+        final Datatype recvType = rts.types().read(ch, typeId, wireLength, buffer, index + SPLIT_LENGTH, lengthBytes - SPLIT_LENGTH, "SPLIT");
         final Object recvMemory = ch.peerMemory.map(ch.worldRank, recvHandle);
         final Object record = ch.peerMemory.map(ch.worldRank, stateHandle);
         final Convertor dst = Convertor.createForReceive(BufferView.of(recvMemory, "peer receive buffer"),
@@ -384,7 +428,7 @@ final class SplitCopyPath implements RendezvousPath
             throw new MpiException(ErrorClass.ERR_INTERN, "SPLIT from rank " + ch.worldRank + ": accepts " + accept + " bytes split at " +
                 splitAt + ", of a send of " + src.totalBytes() + " bytes into a receive of " + dst.totalBytes());
         }
-        final Job job = new Job(src, dst, recordView, accept, splitAt, () -> ch.peerMemory.wake(ch.worldRank));
+        final Job job = new Job(src, dst, recordView, accept, splitAt, () -> ch.peerMemory.wake(ch.worldRank), false);
         job.copy(CURSOR_B);
         whenTrue(job::finished, () ->
         {

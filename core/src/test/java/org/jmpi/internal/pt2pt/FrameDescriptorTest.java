@@ -48,6 +48,17 @@ class FrameDescriptorTest
     }
 
     @Test
+    void shouldLayOutThePublishedTypeReference()
+    {
+        assertEquals(-1, WIRE_PUBLISHED);
+        assertEquals(0, PUBLISHED_HANDLE_OFFSET);
+        assertEquals(8, PUBLISHED_OFFSET_OFFSET);
+        assertEquals(16, PUBLISHED_LENGTH_OFFSET);
+        assertEquals(24, PUBLISHED_REF_LENGTH);
+        assertEquals(0, SPLIT_LENGTH % 8, "a reference after a SPLIT starts 8-byte aligned");
+    }
+
+    @Test
     void shouldLayOutControlAndDataFrames()
     {
         assertEquals(8, CTS_SENDER_REQUEST_OFFSET);
