@@ -1,7 +1,7 @@
 package org.jmpi.internal.pt2pt;
 
 import org.agrona.MutableDirectBuffer;
-import org.jmpi.internal.datatype.Convertor;
+import org.jmpi.internal.datatype.OneRun;
 import org.jmpi.spi.FrameWriter;
 
 import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
@@ -94,7 +94,7 @@ final class FrameEncoder implements FrameWriter
         {
             if (s.convertor == null)
             {
-                Convertor.packRun(s.view.base(), s.runAddress, buffer, index + ENVELOPE_LENGTH, (int)s.totalBytes);
+                OneRun.pack(s.view.base(), s.runAddress, buffer, index + ENVELOPE_LENGTH, (int)s.totalBytes);
             }
             else
             {

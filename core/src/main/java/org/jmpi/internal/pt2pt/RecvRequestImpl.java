@@ -7,6 +7,7 @@ import org.jmpi.MpiException;
 import org.jmpi.Status;
 import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.datatype.Convertor;
+import org.jmpi.internal.datatype.OneRun;
 import org.jmpi.internal.engine.ProgressEngine;
 
 /**
@@ -75,7 +76,7 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
         this.elementOffset = elementOffset;
         this.count = count;
         this.type = type;
-        this.runAddress = Convertor.nativeRunAddress(view, elementOffset, count, type, Convertor.RECEIVE);
+        this.runAddress = OneRun.address(view, elementOffset, count, type, Convertor.RECEIVE);
         this.convertor = runAddress >= 0 ? null : Convertor.createForReceive(view, elementOffset, count, type);
         this.capacityBytes = convertor == null ? count * type.size() : convertor.totalBytes();
         this.sigCode = sigCode;
@@ -98,7 +99,7 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
     {
         if (convertor == null)
         {
-            Convertor.unpackRun(buffer, index, n, view.base(), runAddress);
+            OneRun.unpack(buffer, index, n, view.base(), runAddress);
         }
         else
         {

@@ -4,6 +4,7 @@ import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.datatype.Convertor;
+import org.jmpi.internal.datatype.OneRun;
 import org.jmpi.internal.engine.ProgressEngine;
 
 /**
@@ -87,7 +88,7 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
         this.elementOffset = elementOffset;
         this.count = count;
         this.type = type;
-        this.runAddress = Convertor.nativeRunAddress(view, elementOffset, count, type, 0);
+        this.runAddress = OneRun.address(view, elementOffset, count, type, 0);
         this.convertor = runAddress >= 0 ? null : Convertor.create(view, elementOffset, count, type);
         this.totalBytes = convertor == null ? count * type.size() : convertor.totalBytes();
         this.sigCode = sigCode;

@@ -141,21 +141,8 @@ public final class Convertor
             throw new MpiException(ErrorClass.ERR_ARG, "offset=" + elementOffset + " must be >= 0");
         }
         final Program untyped = TypeAccess.get().program(type, false);
-        final long byteOffset;
-        try
-        {
-            byteOffset = Math.multiplyExact(elementOffset, view.elementSize());
-        }
-        catch (final ArithmeticException ex)
-        {
-            throw new MpiException(ErrorClass.ERR_BUFFER, "offset=" + elementOffset + " overflows", ex);
-        }
+        final long byteOffset = checkedByteOffset(view, elementOffset, count, type, untyped);
         final boolean hasData = count > 0 && type.size() > 0;
-        if (hasData)
-        {
-            checkUnits(view, type, untyped, count);
-            checkFootprint(view, elementOffset, byteOffset, count, type);
-        }
         if ((flags & RECEIVE) != 0)
         {
             if (view.readOnly())
@@ -176,29 +163,12 @@ public final class Convertor
     }
 
     /**
-     * The contiguous fast path: when {@code count} items of {@code type} in {@code view} are one run of bytes in
-     * native order (a predefined type, or one without gaps: one block per item, {@code size == extent ==
-     * trueExtent}, {@code trueLb == 0}; an array or a native-order buffer; not external32), checks the arguments
-     * as {@link #create(BufferView, long, long, Datatype, int)} does and returns the run's unsafe address (with
-     * {@code view.base()}), so a message can be copied with {@link #packRun}/{@link #unpackRun} and no cursor.
-     * Returns -1 without checking anything otherwise: {@code create} then checks and walks as usual.
-     *
-     * @throws MpiException as {@code create} when the arguments are wrong for a one-run layout
+     * The byte offset of {@code elementOffset} elements, with the units and footprint checks when there is data
+     * (ERR_BUFFER, ERR_TYPE); shared by {@link #create(BufferView, long, long, Datatype, int)} and {@link OneRun}.
      */
-    public static long nativeRunAddress(final BufferView view, final long elementOffset, final long count, final Datatype type,
-        final int flags)
+    static long checkedByteOffset(final BufferView view, final long elementOffset, final long count, final Datatype type,
+        final Program untyped)
     {
-        if (type == null || !type.isCommitted() || count < 0 || elementOffset < 0 || (flags & EXTERNAL32) != 0 ||
-            view.indirect() != null || view.swapBytes() || type.size() != type.extent() || type.trueLb() != 0 ||
-            type.trueUb() != type.size())
-        {
-            return -1;
-        }
-        final Program untyped = TypeAccess.get().program(type, false);
-        if (untyped.blocksPerItem() > 1)
-        {
-            return -1;
-        }
         final long byteOffset;
         try
         {
@@ -213,25 +183,7 @@ public final class Convertor
             checkUnits(view, type, untyped, count);
             checkFootprint(view, elementOffset, byteOffset, count, type);
         }
-        if ((flags & RECEIVE) != 0 && view.readOnly())
-        {
-            throw new MpiException(ErrorClass.ERR_BUFFER, "receive buffer is read-only: " + view);
-        }
-        return view.address() + byteOffset;
-    }
-
-    /** Copies {@code n} bytes of a one-run buffer ({@link #nativeRunAddress}) into {@code dst} at {@code index}. */
-    public static void packRun(final Object base, final long address, final MutableDirectBuffer dst, final int index, final int n)
-    {
-        dst.boundsCheck(index, n);
-        Kernels.copy(base, address, dst.byteArray(), dst.addressOffset() + index, n);
-    }
-
-    /** Copies {@code n} bytes from {@code src} at {@code index} into a one-run buffer ({@link #nativeRunAddress}). */
-    public static void unpackRun(final DirectBuffer src, final int index, final int n, final Object base, final long address)
-    {
-        src.boundsCheck(index, n);
-        Kernels.copy(src.byteArray(), src.addressOffset() + index, base, address, n);
+        return byteOffset;
     }
 
     private static void checkUnits(final BufferView view, final Datatype type, final Program program, final long count)
