@@ -88,7 +88,12 @@ public final class RmaSelfCheck
     {
         if (expected != actual)
         {
-            throw new IllegalStateException("rma: rank " + rank + " of " + size + ": " + what + ": expected " + expected + ", got " + actual);
+            // Abort rather than throw: a throw inside a window's try-with-resources would run Win.free, a
+            // collective the other ranks never join, and the job would hang until its timeout instead of failing.
+            final String message = "rma: rank " + rank + " of " + size + ": " + what + ": expected " + expected + ", got " + actual;
+            System.err.println(message);
+            world.abort(2);
+            throw new IllegalStateException(message);
         }
     }
 
@@ -398,6 +403,9 @@ public final class RmaSelfCheck
                     expect(code(r, r, i), part.memory().getLong(i), "shared: byte " + i + " of rank " + r + "'s part");
                 }
             }
+            // Every rank has read every part before any rank changes one: without this barrier a fast rank 0
+            // added to its first long while a peer was still checking it (a flaky failure of this check).
+            world.barrier();
             // RMA on the shared window too: every rank adds to rank 0's first long
             win.lockAll(0);
             win.fetchAndOp(new long[] {1}, 0, new long[1], 0, Datatype.LONG, 0, 0, Op.SUM);
