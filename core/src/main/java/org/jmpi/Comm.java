@@ -7,6 +7,7 @@ import org.jmpi.internal.coll.Collectives;
 import org.jmpi.internal.coll.PersistentCollRequest;
 import org.jmpi.internal.coll.Reductions;
 import org.jmpi.internal.comm.Attributes;
+import org.jmpi.internal.pt2pt.BlockingRequests;
 import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.PointToPoint;
 import org.jmpi.internal.pt2pt.SendMode;
@@ -362,7 +363,7 @@ public abstract sealed class Comm permits Intracomm, Intercomm
         final CommState s = live("send");
         try
         {
-            PointToPoint.isend(s, buf, offset, count, type, dest, tag, SendMode.STANDARD).awaitCompletion();
+            BlockingRequests.send(s, buf, offset, count, type, dest, tag);
         }
         catch (final MpiException ex)
         {
@@ -450,7 +451,7 @@ public abstract sealed class Comm permits Intracomm, Intercomm
         final CommState s = live("recv");
         try
         {
-            return PointToPoint.irecv(s, buf, offset, count, type, source, tag).await();
+            return BlockingRequests.recv(s, buf, offset, count, type, source, tag);
         }
         catch (final MpiException ex)
         {

@@ -29,6 +29,13 @@ public final class Ranks
 
     public static void run(final int size, final ThreadLevel level, final Map<String, String> params, final Body body)
     {
+        run(size, level, params, 60, body);
+    }
+
+    /** As above, with the job's time limit: a long test (tens of thousands of messages) on a busy machine. */
+    public static void run(final int size, final ThreadLevel level, final Map<String, String> params, final int timeoutSeconds,
+        final Body body)
+    {
         final LocalJob job = LocalJob.create(size, params);
         final LocalJob.Outcome outcome = job.run(rank ->
         {
@@ -37,7 +44,7 @@ public final class Ranks
                 mpi.world().setErrorHandler(ErrorHandler.ERRORS_RETURN);
                 body.run(mpi, mpi.world());
             }
-        }, TimeUnit.SECONDS.toNanos(60));
+        }, TimeUnit.SECONDS.toNanos(timeoutSeconds));
         final LocalJob.RankOutcome failed = outcome.firstFailure();
         if (failed != null)
         {

@@ -81,6 +81,9 @@ public final class CommState
      */
     BufferView lastSendView;
     BufferView lastRecvView;
+    /** The last blocking send's and receive's requests, when they may serve the next ({@link BlockingRequests}); else null. */
+    SendRequestImpl spareSend;
+    RecvRequestImpl spareRecv;
     private volatile ErrorHandler errorHandler;
     private volatile String name;
     private final RequestImpl.ErrorSink errorSink = this::handle;

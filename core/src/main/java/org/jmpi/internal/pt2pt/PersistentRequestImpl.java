@@ -67,7 +67,7 @@ public class PersistentRequestImpl implements Request, Waitable
             return lastStatus;
         }
         current.registerWaiter(Thread.currentThread());
-        engine.await(current::isDone);
+        engine.await(current);
         return finish();
     }
 
@@ -163,16 +163,15 @@ public class PersistentRequestImpl implements Request, Waitable
     public Status finish()
     {
         final RequestImpl r = current;
+        Status st = null;
         try
         {
-            lastStatus = r.finish();
+            st = r.finish();
         }
         finally
         {
-            if (r.status() != null)
-            {
-                lastStatus = r.status();
-            }
+            // a failed run reports through the error handler; its status still becomes the last one
+            lastStatus = st != null ? st : r.status() != null ? r.status() : lastStatus;
         }
         return lastStatus;
     }

@@ -56,6 +56,22 @@ public final class PointToPoint
         final int tag,
         final SendMode mode)
     {
+        return isend(c, contextId, buf, givenOffset, count, type, dest, tag, mode, null);
+    }
+
+    /** As above; {@code spare}: a reusable request to rearm instead of making one ({@link BlockingRequests}), or null. */
+    static RequestImpl isend(
+        final CommState c,
+        final int contextId,
+        final Object buf,
+        final int givenOffset,
+        final int count,
+        final Datatype type,
+        final int dest,
+        final int tag,
+        final SendMode mode,
+        final SendRequestImpl spare)
+    {
         final String op = opName(mode);
         final boolean empty = buf == null && count == 0;
         final int offset = empty ? 0 : givenOffset;
@@ -70,8 +86,9 @@ public final class PointToPoint
         {
             return bufferedSend(c, contextId, view, offset, count, type, dest, tag, sig);
         }
-        final SendRequestImpl s = new SendRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, c.rank, dest, c.worldRanks[dest],
-            tag, mode, view, offset, count, type, sig);
+        final SendRequestImpl s = spare != null ? spare.rearm(contextId, dest, c.worldRanks[dest], tag, mode, view, offset, count, type, sig)
+            : new SendRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, c.rank, dest, c.worldRanks[dest], tag, mode, view, offset,
+            count, type, sig);
         c.engine.execute(s);
         return s;
     }
@@ -124,8 +141,23 @@ public final class PointToPoint
         final int source,
         final int tag)
     {
+        return irecv(c, contextId, buf, offset, count, type, source, tag, null);
+    }
+
+    /** As above; {@code spare}: a reusable request to rearm instead of making one ({@link BlockingRequests}), or null. */
+    static RequestImpl irecv(
+        final CommState c,
+        final int contextId,
+        final Object buf,
+        final int offset,
+        final int count,
+        final Datatype type,
+        final int source,
+        final int tag,
+        final RecvRequestImpl spare)
+    {
         final boolean empty = buf == null && count == 0;
-        final RecvRequestImpl r = newRecv(c, contextId, "recv", empty ? EMPTY : buf, empty ? 0 : offset, count, type, source, tag);
+        final RecvRequestImpl r = newRecv(c, contextId, "recv", empty ? EMPTY : buf, empty ? 0 : offset, count, type, source, tag, spare);
         if (r == null)
         {
             return procNullRecv(c);
@@ -143,7 +175,8 @@ public final class PointToPoint
         final int count,
         final Datatype type,
         final int source,
-        final int tag)
+        final int tag,
+        final RecvRequestImpl spare)
     {
         checkCount(op, count);
         checkType(op, type);
@@ -165,8 +198,9 @@ public final class PointToPoint
             Convertor.createForReceive(view, offset, count, type); // the checks a real receive would make
             return null;
         }
-        final RecvRequestImpl r = new RecvRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, source, tag, view, offset,
-            count, type, Signatures.homogeneousCode(type));
+        final int sig = Signatures.homogeneousCode(type);
+        final RecvRequestImpl r = spare != null ? spare.rearm(contextId, source, tag, view, offset, count, type, sig)
+            : new RecvRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, source, tag, view, offset, count, type, sig);
         r.sourcesWorld = c.worldRanks;
         return r;
     }
@@ -274,11 +308,11 @@ public final class PointToPoint
     {
         if (u == null)
         {
-            final RecvRequestImpl unused = newRecv(c, c.contextId, "mrecv", buf, offset, count, type, Comm.PROC_NULL, Comm.ANY_TAG);
+            final RecvRequestImpl unused = newRecv(c, c.contextId, "mrecv", buf, offset, count, type, Comm.PROC_NULL, Comm.ANY_TAG, null);
             assert unused == null;
             return procNullRecv(c);
         }
-        final RecvRequestImpl r = newRecv(c, c.contextId, "mrecv", buf, offset, count, type, u.source, u.tag);
+        final RecvRequestImpl r = newRecv(c, c.contextId, "mrecv", buf, offset, count, type, u.source, u.tag, null);
         c.engine.execute(() -> c.protocol.postMatchedRecv(r, u));
         return r;
     }
@@ -296,7 +330,13 @@ public final class PointToPoint
     {
         final String op = opName(mode) + "Init";
         Convertor.create(checkSend(op, c, buf, offset, count, type, dest, tag), offset, count, type);
-        return new PersistentRequestImpl(c.engine, c.errorSink(), opName(mode), () -> isend(c, buf, offset, count, type, dest, tag, mode));
+        final SendRequestImpl[] last = new SendRequestImpl[1];
+        return new PersistentRequestImpl(c.engine, c.errorSink(), opName(mode), () ->
+        {
+            final RequestImpl r = isend(c, c.contextId, buf, offset, count, type, dest, tag, mode, spare(c, last[0]));
+            last[0] = r instanceof SendRequestImpl s ? s : null;
+            return r;
+        });
     }
 
     /** A persistent receive. */
@@ -309,8 +349,29 @@ public final class PointToPoint
         final int source,
         final int tag)
     {
-        newRecv(c, c.contextId, "recvInit", buf, offset, count, type, source, tag);
-        return new PersistentRequestImpl(c.engine, c.errorSink(), "recv", () -> irecv(c, buf, offset, count, type, source, tag));
+        newRecv(c, c.contextId, "recvInit", buf, offset, count, type, source, tag, null);
+        final RecvRequestImpl[] last = new RecvRequestImpl[1];
+        return new PersistentRequestImpl(c.engine, c.errorSink(), "recv", () ->
+        {
+            final RequestImpl r = irecv(c, c.contextId, buf, offset, count, type, source, tag, spare(c, last[0]));
+            last[0] = r instanceof RecvRequestImpl rr ? rr : null;
+            return r;
+        });
+    }
+
+    /**
+     * The request of a persistent send's last start, to rearm for this one, or null: a start comes only once the
+     * last one was reported, so it may serve again on the terms a blocking call's does ({@link BlockingRequests}).
+     */
+    private static SendRequestImpl spare(final CommState c, final SendRequestImpl last)
+    {
+        return last != null && !c.engine.offload() && last.reusable() ? last : null;
+    }
+
+    /** As above, for a persistent receive. */
+    private static RecvRequestImpl spare(final CommState c, final RecvRequestImpl last)
+    {
+        return last != null && !c.engine.offload() && last.reusable() ? last : null;
     }
 
     /**

@@ -24,20 +24,20 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
      * until a rendezvous path needs it ({@link #ensureConvertor}): an eager message into contiguous data needs none.
      */
     Convertor convertor;
-    final BufferView view;
-    final long count;
-    final Datatype type;
+    BufferView view;
+    long count;
+    Datatype type;
     /** With {@code view.base()}: the address of the items when they are one native run, else -1. */
-    final long runAddress;
-    final long capacityBytes;
-    final int sigCode;
+    long runAddress;
+    long capacityBytes;
+    int sigCode;
     final Posted entry = new Posted(this);
 
     /** The world rank of each source rank of the communicator (its remote group for an intercommunicator). */
     int[] sourcesWorld;
     long id;
     /** Where the receive buffer's items start, in its elements (the split copy tells the sender). */
-    final long elementOffset;
+    long elementOffset;
     int messageSource;
     int messageTag;
     long messageBytes;
@@ -45,6 +45,8 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
     long receivedBytes;
     ErrorClass error = ErrorClass.SUCCESS;
     String errorDetail;
+    /** Whether the matched message was eager (its payload unpacked from a frame or an unexpected copy). */
+    boolean eager;
 
     /** The posted-list entry of a receive. */
     static final class Posted extends MatchEntry
@@ -72,6 +74,20 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
     {
         super(engine, errors);
         this.protocol = protocol;
+        arm(contextId, source, tag, view, elementOffset, count, type, sigCode);
+    }
+
+    /** Sets the receive's fields, the per-message state back to new (a request made or {@link #rearm rearmed}). */
+    private void arm(
+        final int contextId,
+        final int source,
+        final int tag,
+        final BufferView view,
+        final long elementOffset,
+        final long count,
+        final Datatype type,
+        final int sigCode)
+    {
         this.view = view;
         this.elementOffset = elementOffset;
         this.count = count;
@@ -80,9 +96,50 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
         this.convertor = runAddress >= 0 ? null : Convertor.createForReceive(view, elementOffset, count, type);
         this.capacityBytes = convertor == null ? count * type.size() : convertor.totalBytes();
         this.sigCode = sigCode;
+        entry.prev = null;
+        entry.next = null;
+        entry.list = null;
         entry.contextId = contextId;
         entry.source = source;
         entry.tag = tag;
+        sourcesWorld = null;
+        id = 0;
+        messageSource = 0;
+        messageTag = 0;
+        messageBytes = 0;
+        expectedBytes = 0;
+        receivedBytes = 0;
+        error = ErrorClass.SUCCESS;
+        errorDetail = null;
+        eager = false;
+    }
+
+    /**
+     * This request, completed and reported, made new for the next blocking receive of the same rank and
+     * communicator ({@link BlockingRequests}); the arguments are checked already.
+     */
+    RecvRequestImpl rearm(
+        final int contextId,
+        final int source,
+        final int tag,
+        final BufferView view,
+        final long elementOffset,
+        final long count,
+        final Datatype type,
+        final int sigCode)
+    {
+        rearm();
+        arm(contextId, source, tag, view, elementOffset, count, type, sigCode);
+        return this;
+    }
+
+    /**
+     * Whether the receive completed without a failure from an eager payload ({@link RecvSide}): then no path, map
+     * or peer holds the request any more and the next blocking receive may take it.
+     */
+    boolean reusable()
+    {
+        return eager && failure() == null;
     }
 
     /** Makes the cursor a one-run receive left out (a rendezvous path walks the buffer with it). Engine thread. */

@@ -302,6 +302,7 @@ final class RecvSide
         {
             protocol.submit(ch, ControlFrame.ack(senderRequest));
         }
+        r.eager = true;
         r.completeReceive();
     }
 

@@ -39,6 +39,21 @@ public abstract class RequestImpl implements Request, Waitable, BooleanSupplier
         this.errors = errors;
     }
 
+    /**
+     * Makes a request that completed and was reported new again, for the next message of a blocking call
+     * ({@link BlockingRequests}): the caller's thread drives the engine (direct mode) and nothing else holds the
+     * request any more.
+     */
+    protected final void rearm()
+    {
+        status = null;
+        failure = null;
+        failureReported = false;
+        consumed = false;
+        waiter = null;
+        done = false;
+    }
+
     /** Where a failed operation's exception goes: the communicator's error handler. */
     @FunctionalInterface
     public interface ErrorSink
@@ -160,13 +175,10 @@ public abstract class RequestImpl implements Request, Waitable, BooleanSupplier
         {
             return null;
         }
-        Status st = status;
-        if (st == null)
-        {
-            st = new Status(statusSource, statusTag, statusError, false, statusBytes);
-            status = st;
-        }
-        return st;
+        final Status st = status;
+        // Made per call, not kept: a caller that drops it (a blocking recv used as a statement) lets C2's escape
+        // analysis take the allocation away, which a field store would prevent.
+        return st != null ? st : new Status(statusSource, statusTag, statusError, false, statusBytes);
     }
 
     /** The failure of a completed request, or null. */

@@ -21,26 +21,26 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
         NEW, EAGER_PENDING, RTS_PENDING, WAIT_ACK, WAIT_CTS, STREAMING, DONE
     }
 
-    final int contextId;
-    final int sourceRank;
-    final int destRank;
-    final int destWorld;
-    final int tag;
-    final SendMode mode;
-    final int sigCode;
+    int contextId;
+    int sourceRank;
+    int destRank;
+    int destWorld;
+    int tag;
+    SendMode mode;
+    int sigCode;
     /** The send buffer, which the peer-copy path exposes. */
-    final BufferView view;
-    final long elementOffset;
-    final long count;
-    final Datatype type;
+    BufferView view;
+    long elementOffset;
+    long count;
+    Datatype type;
     /**
      * The cursor over the send buffer; null for a message whose data is one native run ({@link #runAddress}) until a
      * rendezvous path needs it ({@link #ensureConvertor}): an eager message of contiguous data needs none.
      */
     Convertor convertor;
     /** With {@code view.base()}: the address of the data when it is one native run, else -1. */
-    final long runAddress;
-    final long totalBytes;
+    long runAddress;
+    long totalBytes;
     private final Protocol protocol;
     /** Runs on the engine thread when the send completes (buffered sends free their space). */
     Runnable onComplete;
@@ -78,6 +78,23 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
     {
         super(engine, errors);
         this.protocol = protocol;
+        arm(contextId, sourceRank, destRank, destWorld, tag, mode, view, elementOffset, count, type, sigCode);
+    }
+
+    /** Sets the message's fields, the per-message state back to new (a request made or {@link #rearm rearmed}). */
+    private void arm(
+        final int contextId,
+        final int sourceRank,
+        final int destRank,
+        final int destWorld,
+        final int tag,
+        final SendMode mode,
+        final BufferView view,
+        final long elementOffset,
+        final long count,
+        final Datatype type,
+        final int sigCode)
+    {
         this.contextId = contextId;
         this.sourceRank = sourceRank;
         this.destRank = destRank;
@@ -92,6 +109,48 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
         this.convertor = runAddress >= 0 ? null : Convertor.create(view, elementOffset, count, type);
         this.totalBytes = convertor == null ? count * type.size() : convertor.totalBytes();
         this.sigCode = sigCode;
+        onComplete = null;
+        state = State.NEW;
+        path = null;
+        exposedHandle = 0;
+        typeId = 0;
+        wireLength = 0;
+        typeRef = null;
+        id = 0;
+        receiverRequest = 0;
+        acceptBytes = 0;
+        sentBytes = 0;
+        fragmentBytes = 0;
+    }
+
+    /**
+     * This request, completed and reported, made new for the next blocking send of the same rank and communicator
+     * ({@link BlockingRequests}); the arguments are checked already.
+     */
+    SendRequestImpl rearm(
+        final int contextId,
+        final int destRank,
+        final int destWorld,
+        final int tag,
+        final SendMode mode,
+        final BufferView view,
+        final long elementOffset,
+        final long count,
+        final Datatype type,
+        final int sigCode)
+    {
+        rearm();
+        arm(contextId, sourceRank, destRank, destWorld, tag, mode, view, elementOffset, count, type, sigCode);
+        return this;
+    }
+
+    /**
+     * Whether the send completed without a failure and through no rendezvous path (an eager message): then no
+     * path, map or peer holds the request any more and the next blocking send may take it.
+     */
+    boolean reusable()
+    {
+        return state == State.DONE && path == null && onComplete == null && failure() == null;
     }
 
     /** Makes the cursor a one-run message left out (a rendezvous path walks the buffer with it). Engine thread. */
