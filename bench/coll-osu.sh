@@ -16,7 +16,8 @@
 # threads, each with the long warm-up (default 20000 calls per size) and with OSU's default (1000), maxBytes
 # (default 1024) and rounds (default 2) as given; then, per configuration, jmpi's OSU-warm-up figure over its
 # long-warm-up figure per size (item 4: at most 2); last, 2 JVMs with the rooted calls forced through the node
-# region (the selection across JVMs). About 30 minutes at the defaults on a 2-vCPU machine.
+# region (the selection across JVMs); last, the plots (CollReport) into bench/target/coll-targets/img. About 30 minutes
+# at the defaults on a 2-vCPU machine.
 # --rooted: the selection across JVMs for the rooted calls (bcast, reduce, gather, scatter): np JVMs (default 4),
 # per round and collective C Open MPI, jmpi with `auto` and jmpi forced through the node region, alternated in one
 # invocation; two tables (auto against C, node against C). Default warm-up 20000 calls per size.
@@ -168,6 +169,11 @@ if [ "${1:-}" = "--targets" ]; then
   echo "## 2 JVMs, bcast, reduce, gather and scatter forced through the node region, long warm-up"; echo
   vs_c 2 "" "$max" "$rounds" "$long" bench/target/coll-targets/2-jvm-rooted-node --param coll.bcast.algorithm=node \
     --param coll.reduce.algorithm=node --param coll.gather.algorithm=node --param coll.scatter.algorithm=node
+  # The plots (latency by size per collective, jmpi as JVMs and threads against C; the barrier by rank count).
+  source bench/java21.sh
+  "$java" -cp 'bench/target/classes:bench/target/lib/*' org.jmpi.bench.coll.CollReport bench/target/coll-targets "$rounds" \
+    bench/target/coll-targets/img
+  echo; echo "Plots: bench/target/coll-targets/img/coll-*.png"
   exit 0
 fi
 np=${1:-4}
