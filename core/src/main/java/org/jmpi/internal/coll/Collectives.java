@@ -104,11 +104,12 @@ public final class Collectives
     }
 
     /**
-     * As above; for a {@code rooted} call (bcast, reduce, gather, scatter) "auto" picks the node collectives only
-     * where the region lies on the heap: across JVMs the point-to-point algorithms won at 8 B in loaded
-     * alternated runs (2 JVMs, 2 vCPUs, load 15-20, 2026-11-26: the node path holds a root and its non-roots in
-     * lockstep, each handoff a wake-up of a descheduled JVM, where an eager send lets them run apart), while the
-     * symmetric calls and the barrier won through the region (docs/collectives.md, "Node collectives").
+     * As above; for a {@code rooted} call (reduce, gather, scatter) "auto" picks the node collectives only where
+     * the region lies on the heap. Across JVMs the region beat point-to-point for all four rooted calls at 2 JVMs
+     * (quiet, session 8), but at 4 JVMs on 2 vCPUs (oversubscribed and loaded, bench/coll-osu.sh --rooted 4,
+     * session 9) only bcast won at every size (4 B-1 KiB: 57.5/18.5/24.0 against 87.5/37.4/78.2 us); reduce,
+     * gather and scatter lost at 4 and 64 B by 1.7-14x, so bcast passes {@code rooted} false and the other
+     * three stay on point-to-point across JVMs (docs/collectives.md, "Selection across JVMs").
      */
     static boolean nodeSelected(final CommState c, final String algorithm, final boolean rooted)
     {
@@ -275,15 +276,13 @@ public final class Collectives
             final DirectPersistent.Mode mode = directMode(c, call, bytes);
             return mode == null ? null : DirectCollectives.bcast(c, tag, mode, buf, offset, count, type, root);
         };
-        if (nodeSelected(c, p.bcastAlgorithm, true))
+        if (twoLevelComm(c, p.bcastAlgorithm, null) != null)
+        {
+            return twoLevel(c, call, p.bcastAlgorithm, null, h -> HierCollectives.bcast(h, buf, offset, count, type, root));
+        }
+        if (nodeSelected(c, p.bcastAlgorithm))
         {
             return nodePlan(c, call, () -> NodeCollectives.bcast(c, p.nodeSlotBytes, buf, offset, count, type, root)).withDirect(direct);
-        }
-        // After the node path, which runs on one node only: its calls make no capturing lambda for the two levels.
-        final Plan twoLevel = twoLevel(c, call, p.bcastAlgorithm, null, h -> HierCollectives.bcast(h, buf, offset, count, type, root));
-        if (twoLevel != null)
-        {
-            return twoLevel;
         }
         // "node" where the node collectives are not available (ranks on other nodes): as auto.
         final String algorithm = p.bcastAlgorithm.equals("auto") || p.bcastAlgorithm.equals("node") ?
@@ -642,9 +641,10 @@ public final class Collectives
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
     {
         final String call = "allgather";
-        if (nodeSelected(c, CollContext.of(c).params.allgatherAlgorithm))
+        final String algorithm = CollContext.of(c).params.allgatherAlgorithm;
+        if (nodeSelected(c, algorithm) && twoLevelComm(c, algorithm, null) == null)
         {
-            // The checks of the builder below, without building it (the node path is on one node: never two-level).
+            // The checks of the builder below, without building it.
             Buffers.checkBlocks(call, recvBuf, recvOffset, recvCount, recvType, c.size(), true);
             if (sendBuf != IN_PLACE)
             {
@@ -1044,17 +1044,23 @@ public final class Collectives
     static Plan twoLevel(final CommState c, final String call, final String algorithm, final Op op,
         final Function<HierComm, RequestImpl> start)
     {
+        final HierComm h = twoLevelComm(c, algorithm, op);
+        return h == null ? null : new Plan(c, call, null, context(c, call).nextTag(), null, () -> start.apply(h));
+    }
+
+    /**
+     * The layout {@link #twoLevel} runs over, or null where a call with {@code algorithm} and {@code op} takes one
+     * level: a check that makes nothing, so that a call on one node (the node collectives) makes no lambda for it.
+     */
+    static HierComm twoLevelComm(final CommState c, final String algorithm, final Op op)
+    {
         final CollContext cc = CollContext.of(c);
         if (!algorithm.equals("auto") || cc.params.check || !cc.twoLevelAllowed())
         {
             return null;
         }
         final HierComm h = HierComm.of(c);
-        if (!h.twoLevel() || (op != null && !op.isCommutative() && !h.contiguous()))
-        {
-            return null;
-        }
-        return new Plan(c, call, null, context(c, call).nextTag(), null, () -> start.apply(h));
+        return !h.twoLevel() || (op != null && !op.isCommutative() && !h.contiguous()) ? null : h;
     }
 
     // ------------------------------------------------------------------------------------------ check

@@ -89,6 +89,11 @@ public final class Reductions
         final Reduction red = Reduction.of(call, op, type);
         final int bytes = Buffers.packedBytes(call, count, type);
         final Buffers.Slot out = isRoot ? new Buffers.Slot(recvBuf, recvOffset, count, type) : null;
+        if (Collectives.twoLevelComm(c, CollContext.of(c).params.reduceAlgorithm, op) != null)
+        {
+            return Collectives.twoLevel(c, call, CollContext.of(c).params.reduceAlgorithm, op,
+                h -> HierCollectives.reduce(h, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
+        }
         final Collectives.DirectFactory direct = tag ->
         {
             final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes, op.isCommutative());
@@ -99,13 +104,6 @@ public final class Reductions
         {
             return Collectives.nodePlan(c, call, () -> NodeCollectives.reduce(c, p.nodeSlotBytes, false, sendBuf == IN_PLACE ? null : sendBuf,
                 sendOffset, recvBuf, recvOffset, count, type, op, root)).withDirect(direct);
-        }
-        // After the node path, which runs on one node only: its calls make no capturing lambda for the two levels.
-        final Plan twoLevel = Collectives.twoLevel(c, call, CollContext.of(c).params.reduceAlgorithm, op,
-            h -> HierCollectives.reduce(h, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
-        if (twoLevel != null)
-        {
-            return twoLevel;
         }
         final Schedule s = new Schedule();
         final byte[] acc = new byte[bytes];
@@ -188,6 +186,11 @@ public final class Reductions
         final int size = c.size();
         final CollParams p = CollContext.of(c).params;
         final Buffers.Slot out = new Buffers.Slot(recvBuf, recvOffset, count, type);
+        if (Collectives.twoLevelComm(c, p.allreduceAlgorithm, op) != null)
+        {
+            return Collectives.twoLevel(c, call, p.allreduceAlgorithm, op,
+                h -> HierCollectives.allreduce(h, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+        }
         final Collectives.DirectFactory direct = tag ->
         {
             final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes, op.isCommutative());
@@ -197,12 +200,6 @@ public final class Reductions
         {
             return Collectives.nodePlan(c, call, () -> NodeCollectives.reduce(c, p.nodeSlotBytes, true, sendBuf == IN_PLACE ? null : sendBuf,
                 sendOffset, recvBuf, recvOffset, count, type, op, 0)).withDirect(direct);
-        }
-        final Plan twoLevel = Collectives.twoLevel(c, call, p.allreduceAlgorithm, op,
-            h -> HierCollectives.allreduce(h, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
-        if (twoLevel != null)
-        {
-            return twoLevel;
         }
         final int pof2 = Integer.highestOneBit(Math.max(1, size));
         final int units = bytes / red.unitBytes();
