@@ -6,6 +6,7 @@
 # Usage: bench/coll-osu.sh [np] [--threads] [maxBytes]
 #        bench/coll-osu.sh --vs-c [np] [--threads] [maxBytes] [rounds] [warmup]
 #        bench/coll-osu.sh --targets [maxBytes] [rounds] [longWarmup]
+#        bench/coll-osu.sh --rooted [np] [maxBytes] [rounds] [warmup]
 # --vs-c: the issue-16 set (barrier, bcast, reduce, allreduce, gather, scatter, allgather, alltoall) against C
 # Open MPI's (bench/c/osu_coll.c, --mca btl self,vader, --bind-to core, or none with more ranks than cores),
 # alternated per collective (C, jmpi, C, jmpi ...) in one invocation; warmup = calls before each size up to
@@ -15,7 +16,11 @@
 # threads, each with the long warm-up (default 20000 calls per size) and with OSU's default (1000), maxBytes
 # (default 1024) and rounds (default 2) as given; then, per configuration, jmpi's OSU-warm-up figure over its
 # long-warm-up figure per size (item 4: at most 2); last, 2 JVMs with the rooted calls forced through the node
-# region (the selection across JVMs). About 30 minutes at the defaults on a 2-vCPU machine.
+# region (the selection across JVMs); last, the plots (CollReport) into bench/target/coll-targets/img. About 30 minutes
+# at the defaults on a 2-vCPU machine.
+# --rooted: the selection across JVMs for the rooted calls (bcast, reduce, gather, scatter): np JVMs (default 4),
+# per round and collective C Open MPI, jmpi with `auto` and jmpi forced through the node region, alternated in one
+# invocation; two tables (auto against C, node against C). Default warm-up 20000 calls per size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The reports, one python program: "vs-c" (jmpi against C), "warmup" (OSU warm-up against the long one) or
@@ -115,6 +120,32 @@ if [ "${1:-}" = "--vs-c" ]; then
   vs_c "${1:-2}" "${2:-}" "${3:-1048576}" "${4:-2}" "${5:-1000}" bench/target/coll-vs-c
   exit 0
 fi
+if [ "${1:-}" = "--rooted" ]; then
+  shift
+  np=${1:-4} max=${2:-1024} rounds=${3:-2} warmup=${4:-20000}
+  out=bench/target/coll-rooted-$np
+  mkdir -p "$out/auto" "$out/node"
+  mpicc -O2 -o "$out/osu_coll" bench/c/osu_coll.c
+  bind=(--bind-to core)
+  if [ "$np" -gt "$(nproc)" ]; then bind=(--bind-to none); fi
+  rooted="bcast reduce gather scatter"
+  for r in $(seq 1 "$rounds"); do
+    for op in $rooted; do
+      mpirun --allow-run-as-root --oversubscribe -np "$np" "${bind[@]}" --mca btl self,vader "$out/osu_coll" "$op" "$max" "$warmup" \
+        > "$out/auto/c-$op-$r.txt"
+      cp "$out/auto/c-$op-$r.txt" "$out/node/c-$op-$r.txt"
+      bin/jmpirun -np "$np" -cp bench/target/classes org.jmpi.bench.coll.OsuCollective "$op" "$max" --warmup "$warmup" \
+        > "$out/auto/jmpi-$op-$r.txt"
+      bin/jmpirun -np "$np" --param "coll.$op.algorithm=node" -cp bench/target/classes org.jmpi.bench.coll.OsuCollective "$op" \
+        "$max" --warmup "$warmup" > "$out/node/jmpi-$op-$r.txt"
+    done
+  done
+  echo "### auto"; echo
+  python3 -c "$report" vs-c "$out/auto" "$np" "" "$rooted" "$rounds" "$warmup"; echo
+  echo "### forced through the node region"; echo
+  python3 -c "$report" vs-c "$out/node" "$np" "" "$rooted" "$rounds" "$warmup"
+  exit 0
+fi
 if [ "${1:-}" = "--targets" ]; then
   shift
   max=${1:-1024}
@@ -138,6 +169,11 @@ if [ "${1:-}" = "--targets" ]; then
   echo "## 2 JVMs, bcast, reduce, gather and scatter forced through the node region, long warm-up"; echo
   vs_c 2 "" "$max" "$rounds" "$long" bench/target/coll-targets/2-jvm-rooted-node --param coll.bcast.algorithm=node \
     --param coll.reduce.algorithm=node --param coll.gather.algorithm=node --param coll.scatter.algorithm=node
+  # The plots (latency by size per collective, jmpi as JVMs and threads against C; the barrier by rank count).
+  source bench/java21.sh
+  "$java" -cp 'bench/target/classes:bench/target/lib/*' org.jmpi.bench.coll.CollReport bench/target/coll-targets "$rounds" \
+    bench/target/coll-targets/img
+  echo; echo "Plots: bench/target/coll-targets/img/coll-*.png"
   exit 0
 fi
 np=${1:-4}

@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms512m", "-Xmx512m"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms512m", "-Xmx512m", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 public class ReduceKernelBenchmark
 {
     @Param({"INT", "LONG", "FLOAT", "DOUBLE"})

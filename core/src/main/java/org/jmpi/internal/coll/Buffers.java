@@ -60,6 +60,33 @@ final class Buffers
         return length >= 0 && (long)offset + count <= length;
     }
 
+    /**
+     * Checks {@code blocks} blocks of {@code count} items of {@code type}, block j at {@code j * count} extents from
+     * element {@code offset} (gather's and allgather's receive buffers, scatter's and alltoall's buffers), as
+     * {@link #extentSlots} does, but without making the slots where {@code buf} is an array of the predefined
+     * {@code type}: the node collectives' small calls check their arguments per call.
+     */
+    static void checkBlocks(final String call, final Object buf, final int offset, final int count, final Datatype type,
+        final int blocks, final boolean receive)
+    {
+        if (count >= 0 && offset >= 0 && type != null && type.isCommitted())
+        {
+            final int length = BufferView.arrayLength(buf, type);
+            if (length >= 0 && (long)offset + (long)count * blocks <= length)
+            {
+                return;
+            }
+        }
+        final int[] counts = new int[blocks];
+        final int[] displs = new int[blocks];
+        for (int i = 0; i < blocks; i++)
+        {
+            counts[i] = count;
+            displs[i] = i * count;
+        }
+        extentSlots(call, buf, offset, counts, displs, type, blocks, receive);
+    }
+
     /** {@link #checkRecv} or {@link #checkSend} of one slot. */
     static void check(final String call, final Slot slot, final boolean receive)
     {

@@ -104,11 +104,12 @@ public final class Collectives
     }
 
     /**
-     * As above; for a {@code rooted} call (bcast, reduce, gather, scatter) "auto" picks the node collectives only
-     * where the region lies on the heap: across JVMs the point-to-point algorithms won at 8 B in loaded
-     * alternated runs (2 JVMs, 2 vCPUs, load 15-20, 2026-11-26: the node path holds a root and its non-roots in
-     * lockstep, each handoff a wake-up of a descheduled JVM, where an eager send lets them run apart), while the
-     * symmetric calls and the barrier won through the region (docs/collectives.md, "Node collectives").
+     * As above; for a {@code rooted} call (reduce, gather, scatter) "auto" picks the node collectives only where
+     * the region lies on the heap. Across JVMs the region beat point-to-point for all four rooted calls at 2 JVMs
+     * (quiet, session 8), but at 4 JVMs on 2 vCPUs (oversubscribed and loaded, bench/coll-osu.sh --rooted 4,
+     * session 9) only bcast won at every size (4 B-1 KiB: 57.5/18.5/24.0 against 87.5/37.4/78.2 us); reduce,
+     * gather and scatter lost at 4 and 64 B by 1.7-14x, so bcast passes {@code rooted} false and the other
+     * three stay on point-to-point across JVMs (docs/collectives.md, "Selection across JVMs").
      */
     static boolean nodeSelected(final CommState c, final String algorithm, final boolean rooted)
     {
@@ -124,22 +125,6 @@ public final class Collectives
     static Plan nodePlan(final CommState c, final String call, final Supplier<RequestImpl> node)
     {
         return new Plan(c, call, null, context(c, call).nextTag(), null, node);
-    }
-
-    /**
-     * {@code plan}, or (where {@link #nodeSelected}) the same plan running {@code node} at each start instead of
-     * its schedule. For calls whose point-to-point builder checks the arguments along the way.
-     */
-    private static Plan orNode(final Plan plan, final String algorithm, final Supplier<RequestImpl> node)
-    {
-        return orNode(plan, algorithm, false, node);
-    }
-
-    /** As above, for a {@code rooted} call ({@link #nodeSelected(CommState, String, boolean)}). */
-    private static Plan orNode(final Plan plan, final String algorithm, final boolean rooted, final Supplier<RequestImpl> node)
-    {
-        return nodeSelected(plan.comm(), algorithm, rooted) ? new Plan(plan.comm(), plan.call(), null, plan.tag(), plan.direct(), node) :
-            plan;
     }
 
     /** The node collectives' slot size on {@code c} ({@code jmpi.coll.node.slot}). */
@@ -286,17 +271,16 @@ public final class Collectives
         }
         final int bytes = Buffers.packedBytes(call, count, type);
         final CollParams p = CollContext.of(c).params;
-        final Plan twoLevel = twoLevel(c, call, p.bcastAlgorithm, null, h -> HierCollectives.bcast(h, buf, offset, count, type, root));
-        if (twoLevel != null)
-        {
-            return twoLevel;
-        }
         final DirectFactory direct = tag ->
         {
             final DirectPersistent.Mode mode = directMode(c, call, bytes);
             return mode == null ? null : DirectCollectives.bcast(c, tag, mode, buf, offset, count, type, root);
         };
-        if (nodeSelected(c, p.bcastAlgorithm, true))
+        if (twoLevelComm(c, p.bcastAlgorithm, null) != null)
+        {
+            return twoLevel(c, call, p.bcastAlgorithm, null, h -> HierCollectives.bcast(h, buf, offset, count, type, root));
+        }
+        if (nodeSelected(c, p.bcastAlgorithm))
         {
             return nodePlan(c, call, () -> NodeCollectives.bcast(c, p.nodeSlotBytes, buf, offset, count, type, root)).withDirect(direct);
         }
@@ -418,9 +402,30 @@ public final class Collectives
 
     // ------------------------------------------------------------------------------------------ gather / scatter
 
-    /** Linear gather: the root posts one receive per rank straight into its slot; the others send. */
+    /**
+     * Linear gather: the root posts one receive per rank straight into its slot; the others send. As a node
+     * collective, the arguments are checked as the linear gather's builder checks them, without building it.
+     */
     public static Plan gather(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        if (nodeSelected(c, CollContext.of(c).params.gatherAlgorithm, true))
+        {
+            final String call = "gather";
+            checkRooted(call, c, root, sendBuf, sendOffset, sendCount, sendType, false);
+            if (c.rank() == root)
+            {
+                Buffers.checkBlocks(call, recvBuf, recvOffset, recvCount, recvType, c.size(), true);
+            }
+            return nodePlan(c, call, () -> NodeCollectives.gather(c, nodeSlot(c), sendBuf == IN_PLACE ? null : sendBuf, sendOffset,
+                sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root)).withDirect(tag -> directOf(linearGather(c, sendBuf,
+                sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root), tag));
+        }
+        return linearGather(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+    }
+
+    private static Plan linearGather(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount,
+        final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
     {
         final int size = c.size();
         final int[] counts = new int[size];
@@ -430,10 +435,39 @@ public final class Collectives
             counts[i] = recvCount;
             displs[i] = i * recvCount;
         }
-        final Plan plan = gatherv(c, "gather", K_GATHER, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, counts, displs,
-            recvType, root);
-        return orNode(plan, CollContext.of(c).params.gatherAlgorithm, true, () -> NodeCollectives.gather(c, nodeSlot(c),
-            sendBuf == IN_PLACE ? null : sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+        return gatherv(c, "gather", K_GATHER, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, counts, displs, recvType,
+            root);
+    }
+
+    /**
+     * The checks a rooted call's builder makes of the argument every rank passes ({@code own}: gather's send part,
+     * scatter's receive part, where {@code receive}): a valid root, IN_PLACE only at the root, the part inside its buffer.
+     */
+    private static void checkRooted(final String call, final CommState c, final int root, final Object own, final int ownOffset,
+        final int ownCount, final Datatype ownType, final boolean receive)
+    {
+        checkRoot(call, c, root);
+        if (own == IN_PLACE)
+        {
+            if (c.rank() != root)
+            {
+                throw new MpiException(ErrorClass.ERR_BUFFER, call + ": IN_PLACE is only allowed at the root");
+            }
+        }
+        else if (receive)
+        {
+            Buffers.checkRecv(call, own, ownOffset, ownCount, ownType);
+        }
+        else
+        {
+            Buffers.checkSend(call, own, ownOffset, ownCount, ownType);
+        }
+    }
+
+    /** The put/get form of {@code plan}'s call for {@code tag} (a persistent node collective's init), or null. */
+    private static DirectPersistent directOf(final Plan plan, final int tag)
+    {
+        return plan.direct() == null ? null : plan.direct().create(tag);
     }
 
     public static Plan gatherv(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
@@ -490,9 +524,27 @@ public final class Collectives
         });
     }
 
-    /** Linear scatter: the root posts one send per rank from its slot; the others receive. */
+    /** Linear scatter: the root posts one send per rank from its slot; the others receive. As a node collective, as gather. */
     public static Plan scatter(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        if (nodeSelected(c, CollContext.of(c).params.scatterAlgorithm, true))
+        {
+            final String call = "scatter";
+            checkRooted(call, c, root, recvBuf, recvOffset, recvCount, recvType, true);
+            if (c.rank() == root)
+            {
+                Buffers.checkBlocks(call, sendBuf, sendOffset, sendCount, sendType, c.size(), false);
+            }
+            return nodePlan(c, call, () -> NodeCollectives.scatter(c, nodeSlot(c), sendBuf, sendOffset, sendCount, sendType,
+                recvBuf == IN_PLACE ? null : recvBuf, recvOffset, recvCount, recvType, root)).withDirect(tag -> directOf(linearScatter(c,
+                sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root), tag));
+        }
+        return linearScatter(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+    }
+
+    private static Plan linearScatter(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount,
+        final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
     {
         final int size = c.size();
         final int[] counts = new int[size];
@@ -502,11 +554,8 @@ public final class Collectives
             counts[i] = sendCount;
             displs[i] = i * sendCount;
         }
-        final Plan plan = scatterv(c, "scatter", K_SCATTER, sendBuf, sendOffset, counts, displs, sendType, recvBuf, recvOffset, recvCount,
-            recvType, root);
-        return orNode(plan, CollContext.of(c).params.scatterAlgorithm, true, () -> NodeCollectives.scatter(c, nodeSlot(c), sendBuf,
-            sendOffset,
-            sendCount, sendType, recvBuf == IN_PLACE ? null : recvBuf, recvOffset, recvCount, recvType, root));
+        return scatterv(c, "scatter", K_SCATTER, sendBuf, sendOffset, counts, displs, sendType, recvBuf, recvOffset, recvCount, recvType,
+            root);
     }
 
     public static Plan scatterv(final CommState c, final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] displs,
@@ -592,6 +641,26 @@ public final class Collectives
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
     {
         final String call = "allgather";
+        final String algorithm = CollContext.of(c).params.allgatherAlgorithm;
+        if (nodeSelected(c, algorithm) && twoLevelComm(c, algorithm, null) == null)
+        {
+            // The checks of the builder below, without building it.
+            Buffers.checkBlocks(call, recvBuf, recvOffset, recvCount, recvType, c.size(), true);
+            if (sendBuf != IN_PLACE)
+            {
+                Buffers.checkSend(call, sendBuf, sendOffset, sendCount, sendType);
+            }
+            return nodePlan(c, call, () -> NodeCollectives.allgather(c, nodeSlot(c), sendBuf == IN_PLACE ? null : sendBuf, sendOffset,
+                sendCount, sendType, recvBuf, recvOffset, recvCount, recvType)).withDirect(tag -> directOf(allgatherP2p(c, sendBuf,
+                sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType), tag));
+        }
+        return allgatherP2p(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+    }
+
+    private static Plan allgatherP2p(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount,
+        final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        final String call = "allgather";
         final int size = c.size();
         final int rank = c.rank();
         final int[] counts = new int[size];
@@ -634,13 +703,11 @@ public final class Collectives
         }
         final Buffers.Slot own = sendBuf == IN_PLACE ? null : new Buffers.Slot(sendBuf, sendOffset, sendCount, sendType);
         final int bytes = Buffers.packedBytes(call, recvCount, recvType);
-        final Plan plan = plan(c, call, K_ALLGATHER, 0, bytes, s).withDirect(tag ->
+        return plan(c, call, K_ALLGATHER, 0, bytes, s).withDirect(tag ->
         {
             final DirectPersistent.Mode mode = directMode(c, call, bytes);
             return mode == null ? null : DirectCollectives.allgather(c, tag, mode, slots, own);
         });
-        return orNode(plan, algorithm, () -> NodeCollectives.allgather(c, nodeSlot(c), sendBuf == IN_PLACE ? null : sendBuf, sendOffset,
-            sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
     }
 
     public static Plan allgatherv(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
@@ -691,6 +758,31 @@ public final class Collectives
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
     {
         final String call = "alltoall";
+        final CollParams p = CollContext.of(c).params;
+        if (nodeSelected(c, p.alltoallAlgorithm))
+        {
+            // The checks of the builder below, without building it.
+            Buffers.checkBlocks(call, recvBuf, recvOffset, recvCount, recvType, c.size(), true);
+            final int blockBytes = Buffers.packedBytes(call, recvCount, recvType);
+            if (sendBuf != IN_PLACE)
+            {
+                if (sendType == null)
+                {
+                    throw new MpiException(ErrorClass.ERR_TYPE, call + ": datatype is null");
+                }
+                Buffers.checkBlocks(call, sendBuf, sendOffset, sendCount, sendType, c.size(), false);
+                if ((long)sendCount * sendType.size() != blockBytes)
+                {
+                    throw new MpiException(ErrorClass.ERR_TRUNCATE, call + ": send blocks are " + (long)sendCount * sendType.size() +
+                        " bytes, receive blocks " + blockBytes + " bytes (counts or types do not match)");
+                }
+            }
+            if (sendBuf != IN_PLACE || NodeCollectives.alltoallInPlaceFits(c, p.nodeSlotBytes, blockBytes))
+            {
+                return nodePlan(c, call, () -> NodeCollectives.alltoall(c, p.nodeSlotBytes, sendBuf == IN_PLACE ? null : sendBuf,
+                    sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+            }
+        }
         final int size = c.size();
         final int rank = c.rank();
         final int[] rc = new int[size];
@@ -704,7 +796,6 @@ public final class Collectives
         final Schedule s = new Schedule();
         final Buffers.Slot[] out = alltoallSendSlots(call, c, s, sendBuf, sendOffset, sendCount, sendType, in);
         final int blockBytes = Buffers.packedBytes(call, recvCount, recvType);
-        final CollParams p = CollContext.of(c).params;
         String algorithm = p.alltoallAlgorithm;
         if (algorithm.equals("auto") || algorithm.equals("node"))
         {
@@ -721,13 +812,7 @@ public final class Collectives
             case "pairwise" -> alltoallPairwise(call, s, rank, size, out, in);
             default -> alltoallLinear(call, s, rank, size, out, in);
         }
-        final Plan plan = plan(c, call, K_ALLTOALL, 0, blockBytes, s);
-        if (sendBuf == IN_PLACE && !NodeCollectives.alltoallInPlaceFits(c, p.nodeSlotBytes, blockBytes))
-        {
-            return plan;
-        }
-        return orNode(plan, p.alltoallAlgorithm, () -> NodeCollectives.alltoall(c, p.nodeSlotBytes, sendBuf == IN_PLACE ? null : sendBuf,
-            sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+        return plan(c, call, K_ALLTOALL, 0, blockBytes, s);
     }
 
     /** The send blocks; with IN_PLACE a packed snapshot of the receive buffer taken when the schedule starts. */
@@ -959,17 +1044,23 @@ public final class Collectives
     static Plan twoLevel(final CommState c, final String call, final String algorithm, final Op op,
         final Function<HierComm, RequestImpl> start)
     {
+        final HierComm h = twoLevelComm(c, algorithm, op);
+        return h == null ? null : new Plan(c, call, null, context(c, call).nextTag(), null, () -> start.apply(h));
+    }
+
+    /**
+     * The layout {@link #twoLevel} runs over, or null where a call with {@code algorithm} and {@code op} takes one
+     * level: a check that makes nothing, so that a call on one node (the node collectives) makes no lambda for it.
+     */
+    static HierComm twoLevelComm(final CommState c, final String algorithm, final Op op)
+    {
         final CollContext cc = CollContext.of(c);
         if (!algorithm.equals("auto") || cc.params.check || !cc.twoLevelAllowed())
         {
             return null;
         }
         final HierComm h = HierComm.of(c);
-        if (!h.twoLevel() || (op != null && !op.isCommutative() && !h.contiguous()))
-        {
-            return null;
-        }
-        return new Plan(c, call, null, context(c, call).nextTag(), null, () -> start.apply(h));
+        return !h.twoLevel() || (op != null && !op.isCommutative() && !h.contiguous()) ? null : h;
     }
 
     // ------------------------------------------------------------------------------------------ check

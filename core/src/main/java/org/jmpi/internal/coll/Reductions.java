@@ -89,11 +89,10 @@ public final class Reductions
         final Reduction red = Reduction.of(call, op, type);
         final int bytes = Buffers.packedBytes(call, count, type);
         final Buffers.Slot out = isRoot ? new Buffers.Slot(recvBuf, recvOffset, count, type) : null;
-        final Plan twoLevel = Collectives.twoLevel(c, call, CollContext.of(c).params.reduceAlgorithm, op,
-            h -> HierCollectives.reduce(h, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
-        if (twoLevel != null)
+        if (Collectives.twoLevelComm(c, CollContext.of(c).params.reduceAlgorithm, op) != null)
         {
-            return twoLevel;
+            return Collectives.twoLevel(c, call, CollContext.of(c).params.reduceAlgorithm, op,
+                h -> HierCollectives.reduce(h, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
         }
         final Collectives.DirectFactory direct = tag ->
         {
@@ -187,11 +186,10 @@ public final class Reductions
         final int size = c.size();
         final CollParams p = CollContext.of(c).params;
         final Buffers.Slot out = new Buffers.Slot(recvBuf, recvOffset, count, type);
-        final Plan twoLevel = Collectives.twoLevel(c, call, p.allreduceAlgorithm, op,
-            h -> HierCollectives.allreduce(h, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
-        if (twoLevel != null)
+        if (Collectives.twoLevelComm(c, p.allreduceAlgorithm, op) != null)
         {
-            return twoLevel;
+            return Collectives.twoLevel(c, call, p.allreduceAlgorithm, op,
+                h -> HierCollectives.allreduce(h, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
         }
         final Collectives.DirectFactory direct = tag ->
         {

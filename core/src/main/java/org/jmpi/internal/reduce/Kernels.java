@@ -156,42 +156,19 @@ public final class Kernels
         }
     }
 
-    // One loop per op and type, the op chosen outside it: a loop whose body is one arithmetic operation on two
-    // element streams is what C2's SuperWord vectorises (bench's ReduceKernelBenchmark measures them against
-    // plain array loops). Logical ops and the 8- and 16-bit types take the generic per-element loops.
+    // One loop per op and type, the op chosen outside it, each loop a small method of its own (TypedLoops): a loop
+    // whose body is one arithmetic operation on two element streams is what C2's SuperWord vectorises (bench's
+    // ReduceKernelBenchmark measures them against plain array loops). Logical ops and the 8- and 16-bit types take
+    // the generic per-element loops.
 
     private static void doubles(final int code, final byte[] in, final int a, final byte[] io, final int b, final int n)
     {
         switch (code)
         {
-            case Op.CODE_SUM ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    DOUBLE.set(io, b + (i << 3), (double)DOUBLE.get(in, a + (i << 3)) + (double)DOUBLE.get(io, b + (i << 3)));
-                }
-            }
-            case Op.CODE_PROD ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    DOUBLE.set(io, b + (i << 3), (double)DOUBLE.get(in, a + (i << 3)) * (double)DOUBLE.get(io, b + (i << 3)));
-                }
-            }
-            case Op.CODE_MIN ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    DOUBLE.set(io, b + (i << 3), Math.min((double)DOUBLE.get(in, a + (i << 3)), (double)DOUBLE.get(io, b + (i << 3))));
-                }
-            }
-            case Op.CODE_MAX ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    DOUBLE.set(io, b + (i << 3), Math.max((double)DOUBLE.get(in, a + (i << 3)), (double)DOUBLE.get(io, b + (i << 3))));
-                }
-            }
+            case Op.CODE_SUM -> TypedLoops.doubleSum(in, a, io, b, n);
+            case Op.CODE_PROD -> TypedLoops.doubleProd(in, a, io, b, n);
+            case Op.CODE_MIN -> TypedLoops.doubleMin(in, a, io, b, n);
+            case Op.CODE_MAX -> TypedLoops.doubleMax(in, a, io, b, n);
             default -> throw new IllegalStateException("op " + code + " on a floating type");
         }
     }
@@ -200,34 +177,10 @@ public final class Kernels
     {
         switch (code)
         {
-            case Op.CODE_SUM ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    FLOAT.set(io, b + (i << 2), (float)FLOAT.get(in, a + (i << 2)) + (float)FLOAT.get(io, b + (i << 2)));
-                }
-            }
-            case Op.CODE_PROD ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    FLOAT.set(io, b + (i << 2), (float)FLOAT.get(in, a + (i << 2)) * (float)FLOAT.get(io, b + (i << 2)));
-                }
-            }
-            case Op.CODE_MIN ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    FLOAT.set(io, b + (i << 2), Math.min((float)FLOAT.get(in, a + (i << 2)), (float)FLOAT.get(io, b + (i << 2))));
-                }
-            }
-            case Op.CODE_MAX ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    FLOAT.set(io, b + (i << 2), Math.max((float)FLOAT.get(in, a + (i << 2)), (float)FLOAT.get(io, b + (i << 2))));
-                }
-            }
+            case Op.CODE_SUM -> TypedLoops.floatSum(in, a, io, b, n);
+            case Op.CODE_PROD -> TypedLoops.floatProd(in, a, io, b, n);
+            case Op.CODE_MIN -> TypedLoops.floatMin(in, a, io, b, n);
+            case Op.CODE_MAX -> TypedLoops.floatMax(in, a, io, b, n);
             default -> throw new IllegalStateException("op " + code + " on a floating type");
         }
     }
@@ -236,55 +189,13 @@ public final class Kernels
     {
         switch (code)
         {
-            case Op.CODE_SUM ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    INT.set(io, b + (i << 2), (int)INT.get(in, a + (i << 2)) + (int)INT.get(io, b + (i << 2)));
-                }
-            }
-            case Op.CODE_PROD ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    INT.set(io, b + (i << 2), (int)INT.get(in, a + (i << 2)) * (int)INT.get(io, b + (i << 2)));
-                }
-            }
-            case Op.CODE_MIN ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    INT.set(io, b + (i << 2), Math.min((int)INT.get(in, a + (i << 2)), (int)INT.get(io, b + (i << 2))));
-                }
-            }
-            case Op.CODE_MAX ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    INT.set(io, b + (i << 2), Math.max((int)INT.get(in, a + (i << 2)), (int)INT.get(io, b + (i << 2))));
-                }
-            }
-            case Op.CODE_BAND ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    INT.set(io, b + (i << 2), (int)INT.get(in, a + (i << 2)) & (int)INT.get(io, b + (i << 2)));
-                }
-            }
-            case Op.CODE_BOR ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    INT.set(io, b + (i << 2), (int)INT.get(in, a + (i << 2)) | (int)INT.get(io, b + (i << 2)));
-                }
-            }
-            case Op.CODE_BXOR ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    INT.set(io, b + (i << 2), (int)INT.get(in, a + (i << 2)) ^ (int)INT.get(io, b + (i << 2)));
-                }
-            }
+            case Op.CODE_SUM -> TypedLoops.intSum(in, a, io, b, n);
+            case Op.CODE_PROD -> TypedLoops.intProd(in, a, io, b, n);
+            case Op.CODE_MIN -> TypedLoops.intMin(in, a, io, b, n);
+            case Op.CODE_MAX -> TypedLoops.intMax(in, a, io, b, n);
+            case Op.CODE_BAND -> TypedLoops.intAnd(in, a, io, b, n);
+            case Op.CODE_BOR -> TypedLoops.intOr(in, a, io, b, n);
+            case Op.CODE_BXOR -> TypedLoops.intXor(in, a, io, b, n);
             default ->
             {
                 for (int i = 0; i < n; i++)
@@ -299,55 +210,13 @@ public final class Kernels
     {
         switch (code)
         {
-            case Op.CODE_SUM ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    LONG.set(io, b + (i << 3), (long)LONG.get(in, a + (i << 3)) + (long)LONG.get(io, b + (i << 3)));
-                }
-            }
-            case Op.CODE_PROD ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    LONG.set(io, b + (i << 3), (long)LONG.get(in, a + (i << 3)) * (long)LONG.get(io, b + (i << 3)));
-                }
-            }
-            case Op.CODE_MIN ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    LONG.set(io, b + (i << 3), Math.min((long)LONG.get(in, a + (i << 3)), (long)LONG.get(io, b + (i << 3))));
-                }
-            }
-            case Op.CODE_MAX ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    LONG.set(io, b + (i << 3), Math.max((long)LONG.get(in, a + (i << 3)), (long)LONG.get(io, b + (i << 3))));
-                }
-            }
-            case Op.CODE_BAND ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    LONG.set(io, b + (i << 3), (long)LONG.get(in, a + (i << 3)) & (long)LONG.get(io, b + (i << 3)));
-                }
-            }
-            case Op.CODE_BOR ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    LONG.set(io, b + (i << 3), (long)LONG.get(in, a + (i << 3)) | (long)LONG.get(io, b + (i << 3)));
-                }
-            }
-            case Op.CODE_BXOR ->
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    LONG.set(io, b + (i << 3), (long)LONG.get(in, a + (i << 3)) ^ (long)LONG.get(io, b + (i << 3)));
-                }
-            }
+            case Op.CODE_SUM -> TypedLoops.longSum(in, a, io, b, n);
+            case Op.CODE_PROD -> TypedLoops.longProd(in, a, io, b, n);
+            case Op.CODE_MIN -> TypedLoops.longMin(in, a, io, b, n);
+            case Op.CODE_MAX -> TypedLoops.longMax(in, a, io, b, n);
+            case Op.CODE_BAND -> TypedLoops.longAnd(in, a, io, b, n);
+            case Op.CODE_BOR -> TypedLoops.longOr(in, a, io, b, n);
+            case Op.CODE_BXOR -> TypedLoops.longXor(in, a, io, b, n);
             default ->
             {
                 for (int i = 0; i < n; i++)

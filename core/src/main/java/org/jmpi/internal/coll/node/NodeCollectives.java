@@ -154,6 +154,15 @@ public final class NodeCollectives
     private static Part[] blocks(final Object buf, final int offset, final int count, final Datatype type, final int size)
     {
         final Part[] parts = new Part[size];
+        if (org.jmpi.internal.datatype.BufferView.arrayLength(buf, type) >= 0)
+        {
+            // An array of the predefined type (the common case): block j starts j * count elements on, no view needed.
+            for (int j = 0; j < size; j++)
+            {
+                parts[j] = new Part(buf, offset + j * count, count, type);
+            }
+            return parts;
+        }
         for (int j = 0; j < size; j++)
         {
             parts[j] = block(buf, offset, (long)j * count * type.extent(), count, type);

@@ -643,6 +643,10 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
     /** Type-to-type copy between two ranks' parts; the packed sizes must agree. */
     static void copy(final Part from, final Part to)
     {
+        if (from.copyRunTo(to))
+        {
+            return;
+        }
         final Convertor src = from.reader();
         final Convertor dst = to.writer();
         if (src.totalBytes() != dst.totalBytes())

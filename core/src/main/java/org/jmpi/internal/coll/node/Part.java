@@ -64,6 +64,27 @@ record Part(Object buf, int offset, int count, Datatype type)
     }
 
     /**
+     * Copies this part into {@code to} with one memory copy where both are one run of a primitive array of the
+     * same bytes (a rank's own block of a small gather, scatter or allgather); false, copying nothing, otherwise.
+     */
+    boolean copyRunTo(final Part to)
+    {
+        final long n = bytes();
+        if (n != to.bytes() || n > Integer.MAX_VALUE)
+        {
+            return false;
+        }
+        final long from = runAddress(0, (int)n);
+        final long into = from < 0 ? -1 : to.runAddress(0, (int)n);
+        if (into < 0)
+        {
+            return false;
+        }
+        UnsafeApi.copyMemory(buf, from, to.buf, into, n);
+        return true;
+    }
+
+    /**
      * The array offset of stream byte {@code from} where the part is one run of a primitive array in stream
      * order (a contiguous type) and {@code [from, from + n)} lies inside the array; else -1 (the convertor
      * then copies, and reports a buffer too small). No allocation: small calls copy with one memory copy.

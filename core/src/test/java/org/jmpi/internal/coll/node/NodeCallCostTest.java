@@ -39,7 +39,8 @@ class NodeCallCostTest
     private static Map<String, Long> measure(final boolean file)
     {
         final Map<String, String> params = new java.util.HashMap<>(Map.of("jmpi.coll.barrier.algorithm", "node",
-            "jmpi.coll.allreduce.algorithm", "node", "jmpi.coll.bcast.algorithm", "node"));
+            "jmpi.coll.allreduce.algorithm", "node", "jmpi.coll.bcast.algorithm", "node", "jmpi.coll.gather.algorithm", "node",
+            "jmpi.coll.scatter.algorithm", "node", "jmpi.coll.allgather.algorithm", "node", "jmpi.coll.alltoall.algorithm", "node"));
         if (file)
         {
             params.put("jmpi.coll.node.region", "file");
@@ -50,12 +51,22 @@ class NodeCallCostTest
         {
             final long[] in = {world.rank()};
             final long[] out = new long[1];
+            final long[] blocks = new long[2];
+            final long[] blocksOut = new long[2];
             for (int phase = 0; phase < 4; phase++)
             {
                 final int calls = phase == 0 ? WARMUP : MEASURED;
                 record(perCall, phase, world, "barrier", calls, world::barrier);
                 record(perCall, phase, world, "allreduce 8 B", calls, () -> world.allreduce(in, 0, out, 0, 1, Datatype.LONG, Op.SUM));
                 record(perCall, phase, world, "bcast 8 B", calls, () -> world.bcast(in, 0, 1, Datatype.LONG, 0));
+                record(perCall, phase, world, "gather 8 B", calls, () -> world.gather(in, 0, 1, Datatype.LONG, blocksOut, 0, 1,
+                    Datatype.LONG, 0));
+                record(perCall, phase, world, "scatter 8 B", calls, () -> world.scatter(blocks, 0, 1, Datatype.LONG, out, 0, 1,
+                    Datatype.LONG, 0));
+                record(perCall, phase, world, "allgather 8 B", calls, () -> world.allgather(in, 0, 1, Datatype.LONG, blocksOut, 0, 1,
+                    Datatype.LONG));
+                record(perCall, phase, world, "alltoall 8 B", calls, () -> world.alltoall(blocks, 0, 1, Datatype.LONG, blocksOut, 0, 1,
+                    Datatype.LONG));
             }
         });
         return perCall;
