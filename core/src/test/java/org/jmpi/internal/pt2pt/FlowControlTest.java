@@ -56,8 +56,8 @@ class FlowControlTest
     @Timeout(300)
     void shouldKeepAFloodOfSmallMessagesFromThreeSendersWithinTheirWindows(final int messageBytes)
     {
-        final int messages = 3_000;
-        final long window = 2 * 1024;
+        final int messages = 1_000;
+        final long window = 1024;
         Ranks.run(4, org.jmpi.ThreadLevel.SINGLE, Map.of("jmpi.eager.window", Long.toString(window)), (mpi, world) ->
         {
             if (world.rank() > 0)
