@@ -12,6 +12,7 @@ import org.jmpi.spi.RemoteMemory;
 import org.jmpi.spi.Transport;
 import org.jmpi.spi.TransportContext;
 
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -229,6 +230,10 @@ final class InJvmTransport implements Transport
         {
             return false;
         }
+        // The ring's commit is a release store and the waker reads the receiver's parked flag: without a full fence
+        // between them the read may pass the store, while the receiver, which sets the flag before its last poll,
+        // misses the frame and parks a whole period (a queue's CAS used to give this order).
+        VarHandle.fullFence();
         target.waker.run();
         return true;
     }
