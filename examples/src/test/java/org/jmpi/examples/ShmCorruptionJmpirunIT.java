@@ -67,7 +67,7 @@ class ShmCorruptionJmpirunIT
                 final int ranks = header.getInt(ShmFileDescriptor.LOCAL_RANK_COUNT_OFFSET, ShmFileDescriptor.BYTE_ORDER);
                 final int capacity = header.getInt(ShmFileDescriptor.RING_CAPACITY_OFFSET, ShmFileDescriptor.BYTE_ORDER);
                 IoUtil.unmap(headerMap);
-                final long trailer = ShmFileDescriptor.ringOffset(ranks, capacity, 0) + capacity;
+                final long trailer = ShmFileDescriptor.ringOffset(ranks, capacity, 1, 0) + capacity; // the ring local rank 1 -> 0
                 final MappedByteBuffer ring = channel.map(FileChannel.MapMode.READ_WRITE, trailer, RingBufferDescriptor.TRAILER_LENGTH);
                 final UnsafeBuffer positions = new UnsafeBuffer(ring);
                 positions.putLongVolatile(RingBufferDescriptor.TAIL_POSITION_OFFSET, 0x0000_0100_0000_3A20L);

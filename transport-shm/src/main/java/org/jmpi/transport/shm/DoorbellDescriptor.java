@@ -5,9 +5,9 @@ import org.agrona.BitUtil;
 import static org.agrona.BitUtil.SIZE_OF_INT;
 
 /**
- * Layout of a rank's doorbell in the node's file: one cache line after the trailer of the rank's inbound ring,
- * in the same page-aligned ring region ({@link ShmFileDescriptor#ringStride} leaves at least a page after the
- * ring). The rank arms it before it parks; a sender that finds it armed after writing a frame bumps the sequence
+ * Layout of a rank's doorbell in the node's file: one cache line per local rank, in the doorbells' region after
+ * the header ({@link ShmFileDescriptor}, version 4; it followed the rank's inbound ring up to version 3). The rank
+ * arms it before it parks; a sender that finds it armed after writing a frame bumps the sequence
  * and wakes the rank with a futex wake on the sequence word.
  *
  * <pre>
@@ -36,10 +36,9 @@ public final class DoorbellDescriptor
     {
     }
 
-    /** Offset of local rank {@code localIndex}'s doorbell: the first cache line after its ring's trailer. */
-    public static long offset(final int localRankCount, final int ringCapacity, final int localIndex)
+    /** Offset of local rank {@code localIndex}'s doorbell: its cache line in the doorbells' region. */
+    public static long offset(final int localRankCount, final int localIndex)
     {
-        return ShmFileDescriptor.ringOffset(localRankCount, ringCapacity, localIndex) +
-            BitUtil.align(ShmFileDescriptor.ringLength(ringCapacity), LENGTH);
+        return ShmFileDescriptor.headerLength(localRankCount) + (long)localIndex * LENGTH;
     }
 }

@@ -1,7 +1,7 @@
 package org.jmpi.transport.shm;
 
 import org.agrona.BitUtil;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.spi.Params;
@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * <p>Immutable; any thread.
  *
  * @param dir          directory of the node's file.
- * @param ringCapacity data bytes of each inbound ring (power of two).
+ * @param ringCapacity data bytes of each ordered pair's ring (power of two).
  * @param slotCount    K, slots per fragment pool.
  * @param slotLength   bytes per slot: the largest frame.
  * @param inlineMax    frames up to this length go through the ring, larger ones through a slot.
@@ -39,11 +39,11 @@ record ShmConfig(Path dir, int ringCapacity, int slotCount, int slotLength, int 
         final int inlineMax = params.getInt(ShmParams.INLINE_MAX);
         final boolean checksum = params.getBoolean(ShmParams.CHECKSUM);
 
-        if (!BitUtil.isPowerOfTwo(ringCapacity) || ringCapacity < ManyToOneRingBuffer.MIN_CAPACITY ||
+        if (!BitUtil.isPowerOfTwo(ringCapacity) || ringCapacity < OneToOneRingBuffer.MIN_CAPACITY ||
             ringCapacity > MAX_RING_CAPACITY)
         {
             throw new MpiException(ErrorClass.ERR_ARG, "parameter " + ShmParams.RING_SIZE.name() + "=" + ringCapacity +
-                " must be a power of two between " + ManyToOneRingBuffer.MIN_CAPACITY + " and " + MAX_RING_CAPACITY);
+                " must be a power of two between " + OneToOneRingBuffer.MIN_CAPACITY + " and " + MAX_RING_CAPACITY);
         }
         if (slotCount < 1)
         {
@@ -57,7 +57,7 @@ record ShmConfig(Path dir, int ringCapacity, int slotCount, int slotLength, int 
             throw new MpiException(ErrorClass.ERR_ARG, "parameter " + ShmParams.SLOT_SIZE.name() + "=" + slotLength +
                 " must be positive and a pool of " + slotCount + " slots must stay below 2 GiB");
         }
-        // Agrona's ManyToOneRingBuffer.maxMsgLength(), less the checksum header when there is one
+        // Agrona's OneToOneRingBuffer.maxMsgLength(), less the checksum header when there is one
         final int maxInline = (ringCapacity >> 3) - (checksum ? ShmMessageDescriptor.CHECKSUM_HEADER_LENGTH : 0);
         if (inlineMax < 0 || inlineMax > slotLength || inlineMax > maxInline)
         {
@@ -73,14 +73,14 @@ record ShmConfig(Path dir, int ringCapacity, int slotCount, int slotLength, int 
         return ShmFileDescriptor.fileLength(localRankCount, ringCapacity, slotCount, slotLength);
     }
 
-    long ringOffset(final int localRankCount, final int localIndex)
+    long ringOffset(final int localRankCount, final int senderLocal, final int receiverLocal)
     {
-        return ShmFileDescriptor.ringOffset(localRankCount, ringCapacity, localIndex);
+        return ShmFileDescriptor.ringOffset(localRankCount, ringCapacity, senderLocal, receiverLocal);
     }
 
     long doorbellOffset(final int localRankCount, final int localIndex)
     {
-        return DoorbellDescriptor.offset(localRankCount, ringCapacity, localIndex);
+        return DoorbellDescriptor.offset(localRankCount, localIndex);
     }
 
     int ringLength()

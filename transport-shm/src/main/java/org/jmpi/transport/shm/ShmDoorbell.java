@@ -3,6 +3,8 @@ package org.jmpi.transport.shm;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jmpi.spi.Doorbell;
 
+import java.lang.invoke.VarHandle;
+
 /**
  * A rank's doorbell in the node's file ({@link DoorbellDescriptor}), as its owner sleeps on it and as peers ring
  * it: the owner arms it before it parks and sleeps on the sequence word with a futex; whoever writes it a frame,
@@ -44,10 +46,17 @@ final class ShmDoorbell implements Doorbell
         bell.putIntOrdered(DoorbellDescriptor.ARMED_OFFSET, 0);
     }
 
-    /** Wakes the owner if it is armed (a shared read otherwise): every sender calls it after each frame it writes. */
+    /**
+     * Wakes the owner if it is armed (a fence and a shared read otherwise): every sender calls it after each frame
+     * it writes. The fence orders the frame's commit (a release store) before the read of the armed word, as the
+     * owner's volatile arming is ordered before its last poll: either the owner's poll sees the frame or this read
+     * sees the owner armed, so no wake-up is lost. (With one many-to-one ring per receiver, the claim's CAS came
+     * before the commit, not after it, so it never gave this order.)
+     */
     @Override
     public void ring()
     {
+        VarHandle.fullFence();
         if (bell.getIntVolatile(DoorbellDescriptor.ARMED_OFFSET) != 0)
         {
             bell.getAndAddInt(DoorbellDescriptor.SEQUENCE_OFFSET, 1);

@@ -18,14 +18,18 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *   +----------------------------------+  0
  *   | header (below), page aligned     |
  *   +----------------------------------+  headerLength
- *   | inbound ring of local rank 0     |  Agrona ManyToOneRingBuffer: capacity + trailer, then
- *   | ...                              |  the rank's doorbell (DoorbellDescriptor, one cache line);
- *   |                                  |  ringStride bytes each (page aligned)
- *   | inbound ring of local rank n-1   |
- *   +----------------------------------+  poolsOffset = headerLength + n * ringStride
+ *   | doorbell of local rank 0         |  DoorbellDescriptor, one cache line each,
+ *   | ...                              |  the region rounded up to a page
+ *   | doorbell of local rank n-1       |
+ *   +----------------------------------+  ringsOffset = headerLength + doorbellsLength
+ *   | ring 0 -> 1                      |  Agrona OneToOneRingBuffer (single producer, single
+ *   | ring 0 -> 2 ...                  |  consumer): capacity + trailer, ringStride bytes each
+ *   | ring n-1 -> n-2                  |  (page aligned), ordered by sender then receiver,
+ *   |                                  |  no ring from a rank to itself: n * (n - 1) rings
+ *   +----------------------------------+  poolsOffset = ringsOffset + n * (n - 1) * ringStride
  *   | fragment pool 0 -> 1             |  FragmentPoolDescriptor, poolStride bytes each
- *   | fragment pool 0 -> 2 ...         |  (page aligned), ordered by sender then receiver,
- *   | fragment pool n-1 -> n-2         |  no pool from a rank to itself: n * (n - 1) pools
+ *   | fragment pool 0 -> 2 ...         |  (page aligned), in the rings' order:
+ *   | fragment pool n-1 -> n-2         |  n * (n - 1) pools
  *   +----------------------------------+  fileLength
  *
  *   Header:
@@ -69,6 +73,11 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *   +---------------------------------------------------------------+
  * </pre>
  *
+ * <p>Every ordered pair of local ranks has its own ring and pool, so a sender never contends with another
+ * sender for a ring's tail (no CAS per frame) and the receiver polls one ring per peer (version 4; up to
+ * version 3 each rank had one many-to-one ring that every sender claimed with a CAS, with its doorbell
+ * after the ring).
+ *
  * <p>Byte order: {@link #BYTE_ORDER}, the platform's. The file never leaves the node, and the
  * concurrent fields of the rings and pools are updated with Agrona's atomics, which are native order.
  * The instance id is random per job and is published with the file name, so a stale or foreign file
@@ -81,7 +90,7 @@ public final class ShmFileDescriptor
     /** Reads as the ASCII bytes "JMPISHM1" in a little-endian file. */
     public static final long MAGIC = 0x314D_4853_4950_4D4AL;
     /** Bumped on any change of this header or of the region layout. */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
     public static final ByteOrder BYTE_ORDER = ByteOrder.nativeOrder();
 
     /** Every region (header, ring, pool) starts on a page boundary, so each can be mapped alone. */
@@ -122,7 +131,19 @@ public final class ShmFileDescriptor
         return BitUtil.align(rankTableEntryOffset(localRankCount), REGION_ALIGNMENT);
     }
 
-    /** Bytes of one inbound ring region: data capacity plus Agrona's trailer, rounded up to a page. */
+    /** Bytes of the doorbells' region: one cache line per local rank, rounded up to a page. */
+    public static int doorbellsLength(final int localRankCount)
+    {
+        return BitUtil.align(localRankCount * DoorbellDescriptor.LENGTH, REGION_ALIGNMENT);
+    }
+
+    /** Offset of the first ring, after the header and the doorbells. */
+    public static long ringsOffset(final int localRankCount)
+    {
+        return headerLength(localRankCount) + (long)doorbellsLength(localRankCount);
+    }
+
+    /** Bytes of one ring region: data capacity plus Agrona's trailer, rounded up to a page. */
     public static int ringStride(final int ringCapacity)
     {
         return BitUtil.align(ringCapacity + RingBufferDescriptor.TRAILER_LENGTH, REGION_ALIGNMENT);
@@ -134,10 +155,10 @@ public final class ShmFileDescriptor
         return ringCapacity + RingBufferDescriptor.TRAILER_LENGTH;
     }
 
-    /** Offset of local rank {@code localIndex}'s inbound ring. */
-    public static long ringOffset(final int localRankCount, final int ringCapacity, final int localIndex)
+    /** Offset of the ring {@code sender -> receiver} (local indices, distinct). */
+    public static long ringOffset(final int localRankCount, final int ringCapacity, final int senderLocal, final int receiverLocal)
     {
-        return headerLength(localRankCount) + (long)localIndex * ringStride(ringCapacity);
+        return ringsOffset(localRankCount) + (long)pairIndex(localRankCount, senderLocal, receiverLocal) * ringStride(ringCapacity);
     }
 
     /** Bytes of one fragment pool region, rounded up to a page. */
@@ -149,11 +170,11 @@ public final class ShmFileDescriptor
     /** Offset of the first pool, after every ring. */
     public static long poolsOffset(final int localRankCount, final int ringCapacity)
     {
-        return ringOffset(localRankCount, ringCapacity, localRankCount);
+        return ringsOffset(localRankCount) + (long)localRankCount * (localRankCount - 1) * ringStride(ringCapacity);
     }
 
-    /** Position of the pool {@code sender -> receiver} (local indices, distinct) among the n(n-1) pools. */
-    public static int poolIndex(final int localRankCount, final int senderLocal, final int receiverLocal)
+    /** Position of the pair {@code sender -> receiver} (local indices, distinct) among the n(n-1) rings, and pools. */
+    public static int pairIndex(final int localRankCount, final int senderLocal, final int receiverLocal)
     {
         assert senderLocal != receiverLocal && senderLocal < localRankCount && receiverLocal < localRankCount;
         return senderLocal * (localRankCount - 1) + (receiverLocal < senderLocal ? receiverLocal : receiverLocal - 1);
@@ -169,7 +190,7 @@ public final class ShmFileDescriptor
         final int receiverLocal)
     {
         return poolsOffset(localRankCount, ringCapacity) +
-            (long)poolIndex(localRankCount, senderLocal, receiverLocal) * poolStride(slotCount, slotLength);
+            (long)pairIndex(localRankCount, senderLocal, receiverLocal) * poolStride(slotCount, slotLength);
     }
 
     /** Length of the whole file. */

@@ -6,9 +6,10 @@ import static org.agrona.BitUtil.SIZE_OF_INT;
 import static org.agrona.BitUtil.SIZE_OF_LONG;
 
 /**
- * What travels through a rank's inbound ring (an Agrona {@code ManyToOneRingBuffer}, whose record
- * header is {@code length:int, type:int} followed by the body on an 8-byte boundary). The record's
- * type says the kind of record and the sender's node-local index; the body is either the frame itself
+ * What travels through the ring of an ordered pair of local ranks (an Agrona {@code OneToOneRingBuffer},
+ * whose record header is {@code length:int, type:int} followed by the body on an 8-byte boundary). The
+ * record's type says the kind of record and the sender's node-local index (the ring's only sender: the
+ * reader checks it); the body is either the frame itself
  * (inline) or, for frames above {@code jmpi.shm.inline.max}, a pooled frame descriptor naming the
  * fragment pool slot that holds it. Both kinds from one sender go through the same ring, so their
  * order is the sender's offer order.

@@ -26,12 +26,13 @@ import static org.jmpi.transport.shm.ShmMessageDescriptor.RESERVED_OFFSET;
 import static org.jmpi.transport.shm.ShmMessageDescriptor.SLOT_SEQUENCE_OFFSET;
 
 /**
- * The consumer of a rank's inbound ring (Agrona's many-to-one ring layout: records of {@code length:int,
+ * The consumer of the ring from one sender to this rank (Agrona's ring layout: records of {@code length:int,
  * type:int} and a body, 8-byte aligned; a trailer of tail, head cache and head positions), reading it
- * as an untrusted peer's work: every value a sender wrote is checked before it is used, and an
+ * as an untrusted peer's work: every value the sender wrote is checked before it is used, and an
  * inconsistent one is an {@link MpiException} ERR_INTERN naming the structure and the peer
- * ({@link #corrupt}). Producers claim and commit with Agrona's {@code ManyToOneRingBuffer}; only
- * reading is done here.
+ * ({@link #corrupt}). The sender claims and commits with Agrona's {@code OneToOneRingBuffer}, which zeroes
+ * the header after each record it claims, so this reader zeroes nothing: it reads committed records and
+ * moves the head.
  *
  * <p>What is checked, and when:
  * <ol>
@@ -63,23 +64,27 @@ final class ShmRingReader
 
     private final int rank;
     private final int[] worldRankByLocal;
-    private final boolean[] sendsToMe;
+    private final int sender;
+    private final int senderRank;
     private final UnsafeBuffer ring;
     private final int capacity;
     private final int tailIndex;
     private final int headCacheIndex;
     private final int headIndex;
-    private final UnsafeBuffer[] poolBySender;
+    private final UnsafeBuffer pool;
     private final int slotCount;
     private final int slotLength;
     private final int inlineMax;
     private final LongSupplier nanoClock;
 
-    private final long[] consumerPositionBySender;
     private final ShmChecksum checksum;
     private final ByteBuffer ringView;
-    private final ByteBuffer[] poolViewBySender;
-    private final long[] messageSequenceBySender;
+    private final ByteBuffer poolView;
+
+    /** Slots of the sender's pool this reader has released (the pool's consumer position). */
+    private long releasedSlots;
+    /** With checksums: the message sequence the sender's next record must carry. */
+    private long expectedSequence;
 
     private long head;
     private int idleReads;
@@ -89,9 +94,9 @@ final class ShmRingReader
     /**
      * @param rank             this rank (world), for messages.
      * @param worldRankByLocal node-local index to world rank.
-     * @param sendsToMe        by local index: whether that rank may send through this ring.
-     * @param ring             the ring: capacity (a power of two) plus Agrona's trailer.
-     * @param poolBySender     by local index: the pool sender -> this rank, or null.
+     * @param sender           the node-local index of the ring's only sender.
+     * @param ring             the ring sender -> this rank: capacity (a power of two) plus Agrona's trailer.
+     * @param pool             the pool sender -> this rank.
      * @param checksums        whether records carry the checksum header (then every buffer must wrap a
      *                         whole {@code ByteBuffer}).
      * @param nanoClock        the clock of the stall check ({@code System::nanoTime}).
@@ -99,9 +104,9 @@ final class ShmRingReader
     ShmRingReader(
         final int rank,
         final int[] worldRankByLocal,
-        final boolean[] sendsToMe,
+        final int sender,
         final UnsafeBuffer ring,
-        final UnsafeBuffer[] poolBySender,
+        final UnsafeBuffer pool,
         final int slotCount,
         final int slotLength,
         final int inlineMax,
@@ -110,37 +115,22 @@ final class ShmRingReader
     {
         this.rank = rank;
         this.worldRankByLocal = worldRankByLocal;
-        this.sendsToMe = sendsToMe;
+        this.sender = sender;
+        this.senderRank = worldRankByLocal[sender];
         this.ring = ring;
         this.capacity = ring.capacity() - RingBufferDescriptor.TRAILER_LENGTH;
         this.tailIndex = capacity + RingBufferDescriptor.TAIL_POSITION_OFFSET;
         this.headCacheIndex = capacity + RingBufferDescriptor.HEAD_CACHE_POSITION_OFFSET;
         this.headIndex = capacity + RingBufferDescriptor.HEAD_POSITION_OFFSET;
-        this.poolBySender = poolBySender;
+        this.pool = pool;
         this.slotCount = slotCount;
         this.slotLength = slotLength;
         this.inlineMax = inlineMax;
         this.nanoClock = nanoClock;
-        this.consumerPositionBySender = new long[worldRankByLocal.length];
         this.head = 0; // the ring is fresh: only this reader ever advances the head
-        if (checksums)
-        {
-            this.checksum = new ShmChecksum();
-            this.ringView = ShmChecksum.view(ring);
-            this.poolViewBySender = new ByteBuffer[poolBySender.length];
-            for (int i = 0; i < poolBySender.length; i++)
-            {
-                poolViewBySender[i] = poolBySender[i] == null ? null : ShmChecksum.view(poolBySender[i]);
-            }
-            this.messageSequenceBySender = new long[worldRankByLocal.length];
-        }
-        else
-        {
-            this.checksum = null;
-            this.ringView = null;
-            this.poolViewBySender = null;
-            this.messageSequenceBySender = null;
-        }
+        this.checksum = checksums ? new ShmChecksum() : null;
+        this.ringView = checksums ? ShmChecksum.view(ring) : null;
+        this.poolView = checksums ? ShmChecksum.view(pool) : null;
     }
 
     /**
@@ -195,7 +185,6 @@ final class ShmRingReader
         {
             if (bytesRead > 0)
             {
-                ring.setMemory(headOffset, bytesRead, (byte)0);
                 this.head = head + bytesRead;
                 ring.putLongRelease(headIndex, head + bytesRead);
             }
@@ -209,12 +198,11 @@ final class ShmRingReader
 
     private void deliver(final FrameHandler handler, final int type, final int recordIndex, final int bodyLength)
     {
-        final int sender = ShmMessageDescriptor.senderLocal(type);
         final int kind = ShmMessageDescriptor.kind(type);
-        if (type < 0 || sender >= sendsToMe.length || !sendsToMe[sender] || (kind != KIND_INLINE && kind != KIND_POOLED))
+        if (type < 0 || ShmMessageDescriptor.senderLocal(type) != sender || (kind != KIND_INLINE && kind != KIND_POOLED))
         {
             throw corrupt(ringName() + ": record type", type + " at offset " + recordIndex + " (sender local index " +
-                sender + ", kind " + kind + "; senders are the node's other ranks, kinds 1 and 2)");
+                ShmMessageDescriptor.senderLocal(type) + ", kind " + kind + "; expected sender " + sender + ", kinds 1 and 2)");
         }
         final int bodyIndex = recordIndex + HEADER_LENGTH;
         final int frameIndex;
@@ -228,10 +216,10 @@ final class ShmRingReader
                     " has no room for its checksum header (" + CHECKSUM_HEADER_LENGTH + " bytes)");
             }
             messageSequence = ring.getLong(bodyIndex + MESSAGE_SEQUENCE_OFFSET, BYTE_ORDER);
-            if (messageSequence != messageSequenceBySender[sender] || ring.getInt(bodyIndex + CHECKSUM_RESERVED_OFFSET, BYTE_ORDER) != 0)
+            if (messageSequence != expectedSequence || ring.getInt(bodyIndex + CHECKSUM_RESERVED_OFFSET, BYTE_ORDER) != 0)
             {
                 throw corrupt(recordName(sender), "message sequence " + messageSequence + " at offset " + recordIndex +
-                    ", expected " + messageSequenceBySender[sender]);
+                    ", expected " + expectedSequence);
             }
             frameIndex = bodyIndex + CHECKSUM_HEADER_LENGTH;
             frameLength = bodyLength - CHECKSUM_HEADER_LENGTH;
@@ -254,9 +242,9 @@ final class ShmRingReader
             {
                 verify(sender, messageSequence, checksum.inline(ringView, bodyIndex, frameLength),
                     "inline frame at offset " + frameIndex + " of the ring, " + frameLength + " bytes", bodyIndex);
-                messageSequenceBySender[sender] = messageSequence + 1;
+                expectedSequence = messageSequence + 1;
             }
-            handler.onFrame(worldRankByLocal[sender], ring, frameIndex, frameLength);
+            handler.onFrame(senderRank, ring, frameIndex, frameLength);
             return;
         }
         deliverPooled(handler, sender, recordIndex, frameIndex, frameLength, messageSequence);
@@ -275,7 +263,7 @@ final class ShmRingReader
             throw corrupt(recordName(sender), "pooled frame descriptor of " + descriptorLength + " bytes at offset " +
                 recordIndex + " (expected " + POOLED_DESCRIPTOR_LENGTH + ")");
         }
-        final long expected = consumerPositionBySender[sender];
+        final long expected = releasedSlots;
         final long sequence = ring.getLong(descriptorIndex + SLOT_SEQUENCE_OFFSET, BYTE_ORDER);
         final int frameLength = ring.getInt(descriptorIndex + FRAME_LENGTH_OFFSET, BYTE_ORDER);
         final int reserved = ring.getInt(descriptorIndex + RESERVED_OFFSET, BYTE_ORDER);
@@ -285,7 +273,6 @@ final class ShmRingReader
                 sequence + " (expected " + expected + "), frame length " + frameLength + " (above " + inlineMax +
                 ", at most " + slotLength + "), reserved " + reserved + " (expected 0)");
         }
-        final UnsafeBuffer pool = poolBySender[sender];
         final long producerPosition = pool.getLongVolatile(FragmentPoolDescriptor.PRODUCER_POSITION_OFFSET);
         final long consumerPosition = pool.getLong(FragmentPoolDescriptor.CONSUMER_POSITION_OFFSET);
         if (producerPosition <= sequence || producerPosition - sequence > slotCount || consumerPosition != expected)
@@ -297,18 +284,18 @@ final class ShmRingReader
         final int slotOffset = FragmentPoolDescriptor.slotOffset(slotLength, (int)(sequence % slotCount));
         if (checksum != null)
         {
-            verify(sender, messageSequence, checksum.pooled(ringView, recordIndex + HEADER_LENGTH, poolViewBySender[sender], slotOffset,
+            verify(sender, messageSequence, checksum.pooled(ringView, recordIndex + HEADER_LENGTH, poolView, slotOffset,
                 frameLength), "pooled frame in slot " + (sequence % slotCount) + " at offset " + slotOffset + " of the pool, " +
                 frameLength + " bytes", recordIndex + HEADER_LENGTH);
-            messageSequenceBySender[sender] = messageSequence + 1;
+            expectedSequence = messageSequence + 1;
         }
         try
         {
-            handler.onFrame(worldRankByLocal[sender], pool, slotOffset, frameLength);
+            handler.onFrame(senderRank, pool, slotOffset, frameLength);
         }
         finally
         {
-            consumerPositionBySender[sender] = sequence + 1;
+            releasedSlots = sequence + 1;
             pool.putLongRelease(FragmentPoolDescriptor.CONSUMER_POSITION_OFFSET, sequence + 1);
         }
     }
@@ -357,12 +344,12 @@ final class ShmRingReader
 
     private String ringName()
     {
-        return "the inbound ring of rank " + rank;
+        return "the inbound ring of rank " + rank + " from rank " + senderRank;
     }
 
     private String recordName(final int sender)
     {
-        return "a record from rank " + worldRankByLocal[sender] + " in " + ringName();
+        return "a record from rank " + worldRankByLocal[sender] + " in the inbound ring of rank " + rank;
     }
 
     private String poolName(final int sender)

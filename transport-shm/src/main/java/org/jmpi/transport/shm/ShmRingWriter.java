@@ -2,7 +2,7 @@ package org.jmpi.transport.shm;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
@@ -23,8 +23,10 @@ import static org.jmpi.transport.shm.ShmMessageDescriptor.RESERVED_OFFSET;
 import static org.jmpi.transport.shm.ShmMessageDescriptor.SLOT_SEQUENCE_OFFSET;
 
 /**
- * One sender's side of one receiver: records into the receiver's inbound ring (claimed and committed
- * with Agrona's {@link ManyToOneRingBuffer}) and large frames into the sender-to-receiver fragment pool
+ * One sender's side of one receiver: records into the pair's ring (claimed and committed with Agrona's
+ * {@link OneToOneRingBuffer}: this writer is its only producer, so a claim is plain loads and ordered stores, no
+ * CAS; the record's header and a small frame share the claimed bytes, and the ring pre-zeroes only the next
+ * record's 8-byte header) and large frames into the sender-to-receiver fragment pool
  * ({@link FragmentPoolDescriptor}). Values it reads that others write are checked before use: the
  * ring's tail and head cache before claiming and its head when the ring is full (a tail corrupted far
  * ahead would otherwise look full forever), the pool's shared producer position (only this writer
@@ -38,7 +40,7 @@ final class ShmRingWriter
     private final int rank;
     private final int senderLocal;
     private final int receiverRank;
-    private final ManyToOneRingBuffer ring;
+    private final OneToOneRingBuffer ring;
     private final AtomicBuffer ringBuffer;
     private final int capacity;
     private final UnsafeBuffer pool;
@@ -64,7 +66,7 @@ final class ShmRingWriter
         final int rank,
         final int senderLocal,
         final int receiverRank,
-        final ManyToOneRingBuffer ring,
+        final OneToOneRingBuffer ring,
         final UnsafeBuffer pool,
         final int slotCount,
         final int slotLength,
@@ -220,7 +222,7 @@ final class ShmRingWriter
 
     private String ringName()
     {
-        return "the inbound ring of rank " + receiverRank + " (written by rank " + rank + ")";
+        return "the inbound ring of rank " + receiverRank + " from rank " + rank;
     }
 
     private String poolName()
@@ -228,8 +230,8 @@ final class ShmRingWriter
         return "the fragment pool rank " + rank + " -> rank " + receiverRank;
     }
 
-    /** The receiver's ring: for the corruption tests. */
-    ManyToOneRingBuffer ring()
+    /** The pair's ring: for the corruption tests. */
+    OneToOneRingBuffer ring()
     {
         return ring;
     }

@@ -1,7 +1,7 @@
 package org.jmpi.transport.shm;
 
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.spi.Bootstrap;
@@ -20,11 +20,13 @@ import java.util.HexFormat;
 
 /**
  * Frames between ranks in different JVMs on one node, through the node's shared-memory file
- * ({@link ShmFileDescriptor}): each rank has an inbound Agrona {@link ManyToOneRingBuffer}; frames up
- * to {@code inlineMax} are copied through it, larger ones are written in place into a slot of the
- * sender-to-receiver fragment pool ({@link FragmentPoolDescriptor}) and announced by a pooled frame
- * descriptor in the ring ({@link ShmMessageDescriptor}), so one sender's frames reach a receiver in
- * offer order whichever path they take.
+ * ({@link ShmFileDescriptor}): each ordered pair of local ranks has its own Agrona {@link OneToOneRingBuffer}
+ * (one producer, one consumer: no CAS per frame); frames up to {@code inlineMax} are copied through it, larger
+ * ones are written in place into a slot of the pair's fragment pool ({@link FragmentPoolDescriptor}) and
+ * announced by a pooled frame descriptor in the ring ({@link ShmMessageDescriptor}), so one sender's frames
+ * reach a receiver in offer order whichever path they take. The receiver polls its peers' rings in the order
+ * of their last activity: a ring that delivered moves to the front, so the peers a rank talks to are looked at
+ * first and idle ones after (every ring is still read on every {@link #progress}).
  *
  * <p>Opening (collective over the node's ranks, per-node bootstrap keys only):
  * <ol>
@@ -60,7 +62,10 @@ public final class ShmTransport implements Transport
     private final int slotLength;
     private final ShmSegment segment;
 
-    private final ShmRingReader inbound;
+    /** One reader per local peer that sends to this rank, polled in {@link #pollOrder}. */
+    private final ShmRingReader[] inbound;
+    /** Indices into {@link #inbound}, the most recently active first. */
+    private final int[] pollOrder;
     private final ShmRingWriter[] outboundByLocal;
     /** This rank's doorbell (null without futexes) and each local peer's, rung after every frame to it. */
     private final ShmDoorbell doorbell;
@@ -91,33 +96,38 @@ public final class ShmTransport implements Transport
         this.slotLength = config.slotLength();
         this.segment = segment;
 
-        final UnsafeBuffer inboundRing = segment.map(config.ringOffset(localCount, localIndex), config.ringLength());
         this.outboundByLocal = new ShmRingWriter[localCount];
         final boolean futexes = Futex.unavailable() == null;
         this.doorbellByLocal = new ShmDoorbell[localCount];
         this.doorbell = futexes ? new ShmDoorbell(segment.map(config.doorbellOffset(localCount, localIndex),
             DoorbellDescriptor.LENGTH), true) : null;
-        final UnsafeBuffer[] inPoolByLocal = new UnsafeBuffer[localCount];
-        final boolean[] sendsToMe = new boolean[localCount];
+        final ShmRingReader[] readers = new ShmRingReader[localCount];
+        int senders = 0;
         for (int peer = 0; peer < localCount; peer++)
         {
             if (reachable[localRanks[peer]])
             {
                 outboundByLocal[peer] = new ShmRingWriter(rank, localIndex, localRanks[peer],
-                    new ManyToOneRingBuffer(segment.map(config.ringOffset(localCount, peer), config.ringLength())),
+                    new OneToOneRingBuffer(segment.map(config.ringOffset(localCount, localIndex, peer), config.ringLength())),
                     segment.map(config.poolOffset(localCount, localIndex, peer), config.poolLength()),
                     config.slotCount(), slotLength, config.checksum());
-                inPoolByLocal[peer] = segment.map(config.poolOffset(localCount, peer, localIndex), config.poolLength());
+                readers[senders++] = new ShmRingReader(rank, localRanks, peer,
+                    segment.map(config.ringOffset(localCount, peer, localIndex), config.ringLength()),
+                    segment.map(config.poolOffset(localCount, peer, localIndex), config.poolLength()),
+                    config.slotCount(), slotLength, inlineMax, config.checksum(), System::nanoTime);
                 if (futexes)
                 {
                     doorbellByLocal[peer] = new ShmDoorbell(segment.map(config.doorbellOffset(localCount, peer),
                         DoorbellDescriptor.LENGTH), false);
                 }
-                sendsToMe[peer] = true;
             }
         }
-        this.inbound = new ShmRingReader(rank, localRanks, sendsToMe, inboundRing, inPoolByLocal, config.slotCount(), slotLength,
-            inlineMax, config.checksum(), System::nanoTime);
+        this.inbound = Arrays.copyOf(readers, senders);
+        this.pollOrder = new int[senders];
+        for (int i = 0; i < senders; i++)
+        {
+            pollOrder[i] = i;
+        }
     }
 
     /** Whether {@code other} is a rank this transport carries frames to: same node, another JVM. */
@@ -325,7 +335,23 @@ public final class ShmTransport implements Transport
         {
             throw new MpiException(ErrorClass.ERR_INTERN, "shm: progress after close: rank=" + rank);
         }
-        return inbound.read(handler);
+        final int[] order = pollOrder;
+        int frames = 0;
+        for (int i = 0; i < order.length; i++)
+        {
+            final int reader = order[i];
+            final int delivered = inbound[reader].read(handler);
+            if (delivered > 0)
+            {
+                frames += delivered;
+                if (i > 0)
+                {
+                    System.arraycopy(order, 0, order, 1, i);
+                    order[0] = reader;
+                }
+            }
+        }
+        return frames;
     }
 
     /** A no-op: the engine parks on this transport's {@link Doorbell}, which peers ring after each frame. */

@@ -1,6 +1,5 @@
 package org.jmpi.transport.shm;
 
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,18 +16,16 @@ class DoorbellDescriptorTest
     }
 
     @Test
-    void shouldPlaceEachDoorbellAfterItsRingTrailerInsideTheRingRegion()
+    void shouldPlaceEachDoorbellOnItsOwnCacheLineBetweenTheHeaderAndTheRings()
     {
-        for (final int capacity : new int[] {1024, 4096, 65_536, 1 << 20, 1 << 24})
+        for (final int ranks : new int[] {1, 3, 64, 65, 1000})
         {
-            for (int local = 0; local < 3; local++)
+            for (int local = 0; local < ranks; local++)
             {
-                final long ring = ShmFileDescriptor.ringOffset(3, capacity, local);
-                final long bell = DoorbellDescriptor.offset(3, capacity, local);
+                final long bell = DoorbellDescriptor.offset(ranks, local);
                 assertEquals(0, bell % 64, "cache-line aligned");
-                assertTrue(bell >= ring + capacity + RingBufferDescriptor.TRAILER_LENGTH, "after the trailer");
-                assertTrue(bell + DoorbellDescriptor.LENGTH <= ShmFileDescriptor.ringOffset(3, capacity, local + 1),
-                    "inside the ring's region: capacity " + capacity);
+                assertEquals(ShmFileDescriptor.headerLength(ranks) + 64L * local, bell);
+                assertTrue(bell + DoorbellDescriptor.LENGTH <= ShmFileDescriptor.ringsOffset(ranks), "before the rings: " + ranks);
             }
         }
     }

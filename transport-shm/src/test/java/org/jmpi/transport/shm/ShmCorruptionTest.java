@@ -2,7 +2,7 @@ package org.jmpi.transport.shm;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.jmpi.internal.runtime.CoreParams;
 import org.jmpi.internal.bootstrap.JvmFlags;
@@ -74,10 +74,10 @@ class ShmCorruptionTest
     {
         corrupt(false, (transport) ->
         {
-            final ManyToOneRingBuffer ring = transport.outbound(0).ring();
+            final OneToOneRingBuffer ring = transport.outbound(0).ring();
             final int tailIndex = ring.capacity() + RingBufferDescriptor.TAIL_POSITION_OFFSET;
             ring.buffer().putLongVolatile(tailIndex, ring.buffer().getLongVolatile(tailIndex) + (1L << 40));
-        }, "the inbound ring of rank 0: positions");
+        }, "the inbound ring of rank 0 from rank 1: positions");
     }
 
     @Test
@@ -87,7 +87,7 @@ class ShmCorruptionTest
         final long seed = new SecureRandom().nextLong();
         corrupt(false, (transport) ->
         {
-            final ManyToOneRingBuffer ring = transport.outbound(0).ring();
+            final OneToOneRingBuffer ring = transport.outbound(0).ring();
             final byte[] noise = new byte[ring.capacity()];
             new Random(seed).nextBytes(noise);
             System.out.println("data seed " + seed);
@@ -101,7 +101,7 @@ class ShmCorruptionTest
     {
         corrupt(false, (transport) ->
         {
-            final ManyToOneRingBuffer ring = transport.outbound(0).ring();
+            final OneToOneRingBuffer ring = transport.outbound(0).ring();
             final int index = ring.tryClaim(ShmMessageDescriptor.recordType(1, ShmMessageDescriptor.KIND_POOLED),
                 ShmMessageDescriptor.POOLED_DESCRIPTOR_LENGTH);
             assertTrue(index >= 0, "claim");
@@ -147,7 +147,7 @@ class ShmCorruptionTest
         corrupt(true, (transport) ->
         {
             sleepVictim(transport);
-            final ManyToOneRingBuffer ring = transport.outbound(0).ring();
+            final OneToOneRingBuffer ring = transport.outbound(0).ring();
             final long tail = ring.producerPosition();
             offer(transport, SMALL, 7);
             final int frameIndex = (int)tail + 8 + ShmMessageDescriptor.CHECKSUM_HEADER_LENGTH;

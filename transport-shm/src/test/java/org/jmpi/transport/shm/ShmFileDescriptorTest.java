@@ -59,10 +59,10 @@ class ShmFileDescriptorTest
     }
 
     @Test
-    void shouldLayOutRingsThenPoolsOnPageBoundaries()
+    void shouldLayOutDoorbellsThenPairRingsThenPoolsOnPageBoundaries()
     {
         final int ranks = 3;
-        final int ringCapacity = 1 << 20;
+        final int ringCapacity = 1 << 18;
         final int slots = 8;
         final int slotLength = 32 * 1024 + 256;
         final int ringStride = ShmFileDescriptor.ringStride(ringCapacity);
@@ -70,23 +70,29 @@ class ShmFileDescriptorTest
         assertEquals(0, ringStride % 4096);
         assertEquals(ringCapacity + 4096, ringStride);
 
-        assertEquals(4096, ShmFileDescriptor.ringOffset(ranks, ringCapacity, 0));
-        assertEquals(4096 + 2L * ringStride, ShmFileDescriptor.ringOffset(ranks, ringCapacity, 2));
-        final long pools = 4096 + 3L * ringStride;
+        assertEquals(4096, ShmFileDescriptor.doorbellsLength(ranks));
+        assertEquals(4096, ShmFileDescriptor.doorbellsLength(64));
+        assertEquals(8192, ShmFileDescriptor.doorbellsLength(65));
+        final long rings = 4096 + 4096;
+        assertEquals(rings, ShmFileDescriptor.ringsOffset(ranks));
+
+        // Rings and pools ordered by sender, then receiver, skipping the sender itself.
+        assertEquals(0, ShmFileDescriptor.pairIndex(ranks, 0, 1));
+        assertEquals(1, ShmFileDescriptor.pairIndex(ranks, 0, 2));
+        assertEquals(2, ShmFileDescriptor.pairIndex(ranks, 1, 0));
+        assertEquals(3, ShmFileDescriptor.pairIndex(ranks, 1, 2));
+        assertEquals(4, ShmFileDescriptor.pairIndex(ranks, 2, 0));
+        assertEquals(5, ShmFileDescriptor.pairIndex(ranks, 2, 1));
+        assertEquals(rings, ShmFileDescriptor.ringOffset(ranks, ringCapacity, 0, 1));
+        assertEquals(rings + 2L * ringStride, ShmFileDescriptor.ringOffset(ranks, ringCapacity, 1, 0));
+        assertEquals(rings + 5L * ringStride, ShmFileDescriptor.ringOffset(ranks, ringCapacity, 2, 1));
+        final long pools = rings + 6L * ringStride;
         assertEquals(pools, ShmFileDescriptor.poolsOffset(ranks, ringCapacity));
 
         final int poolStride = ShmFileDescriptor.poolStride(slots, slotLength);
         assertEquals(0, poolStride % 4096);
         assertEquals(256 + 8 * 33024, FragmentPoolDescriptor.poolLength(slots, slotLength));
         assertEquals(266_240, poolStride);
-
-        // Pools ordered by sender, then receiver, skipping the sender itself.
-        assertEquals(0, ShmFileDescriptor.poolIndex(ranks, 0, 1));
-        assertEquals(1, ShmFileDescriptor.poolIndex(ranks, 0, 2));
-        assertEquals(2, ShmFileDescriptor.poolIndex(ranks, 1, 0));
-        assertEquals(3, ShmFileDescriptor.poolIndex(ranks, 1, 2));
-        assertEquals(4, ShmFileDescriptor.poolIndex(ranks, 2, 0));
-        assertEquals(5, ShmFileDescriptor.poolIndex(ranks, 2, 1));
         assertEquals(pools + 3L * poolStride, ShmFileDescriptor.poolOffset(ranks, ringCapacity, slots, slotLength, 1, 2));
         assertEquals(pools + 6L * poolStride, ShmFileDescriptor.fileLength(ranks, ringCapacity, slots, slotLength));
     }
@@ -94,13 +100,13 @@ class ShmFileDescriptorTest
     @Test
     void shouldSizeFilesBeyondTwoGigabytesWithoutOverflow()
     {
-        final long length = ShmFileDescriptor.fileLength(128, 1 << 20, 8, 33024);
-        assertEquals(4096 + 128L * ((1 << 20) + 4096) + 128L * 127 * 266_240, length);
+        final long length = ShmFileDescriptor.fileLength(128, 1 << 18, 8, 33024);
+        assertEquals(4096 + 8192 + 128L * 127 * ((1 << 18) + 4096) + 128L * 127 * 266_240, length);
     }
 
     @Test
     void shouldRefuseAPoolFromARankToItselfWhenAssertionsAreOn()
     {
-        assertThrows(AssertionError.class, () -> ShmFileDescriptor.poolIndex(3, 1, 1));
+        assertThrows(AssertionError.class, () -> ShmFileDescriptor.pairIndex(3, 1, 1));
     }
 }

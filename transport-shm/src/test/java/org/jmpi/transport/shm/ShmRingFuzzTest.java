@@ -5,7 +5,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Fuzzes the shared-memory ring's decoders ({@link ShmRingReader}, and the checks of {@link ShmRingWriter})
  * with a ring image built the way a live job builds it and then scribbled over: two senders (local 1 and
- * 2) write inline and pooled frames into rank 0's ring and pools with the real writer; between their
- * offers and the reader's reads, the input overwrites ints and longs anywhere in the ring, its trailer
+ * 2) write inline and pooled frames into their rings and pools to rank 0 with the real writer; between their
+ * offers and the readers' reads, the input overwrites ints and longs anywhere in the rings, their trailers
  * and the pools. Properties:
  * <ul>
  *   <li>the reader and writers either work or raise {@link MpiException} ERR_INTERN "shm: corrupted
@@ -47,20 +47,24 @@ class ShmRingFuzzTest
     {
         final int slotCount = data.consumeInt(1, 4);
         final boolean checksums = data.consumeBoolean();
-        final UnsafeBuffer ring = new UnsafeBuffer(BufferUtil.allocateDirectAligned(CAPACITY + RingBufferDescriptor.TRAILER_LENGTH, 64));
+        final UnsafeBuffer[] rings = {null, ring(), ring()};
         final int poolLength = FragmentPoolDescriptor.poolLength(slotCount, SLOT_LENGTH);
         final UnsafeBuffer[] pools = {null, new UnsafeBuffer(BufferUtil.allocateDirectAligned(poolLength, 64)),
             new UnsafeBuffer(BufferUtil.allocateDirectAligned(poolLength, 64))};
-        final List<UnsafeBuffer> regions = List.of(ring, pools[1], pools[2]);
+        final List<UnsafeBuffer> regions = List.of(rings[1], rings[2], pools[1], pools[2]);
         final ShmRingWriter[] writers = new ShmRingWriter[3];
         for (int sender = 1; sender <= 2; sender++)
         {
-            writers[sender] = new ShmRingWriter(sender, sender, 0, new ManyToOneRingBuffer(ring), pools[sender], slotCount, SLOT_LENGTH,
+            writers[sender] = new ShmRingWriter(sender, sender, 0, new OneToOneRingBuffer(rings[sender]), pools[sender], slotCount, SLOT_LENGTH,
                 checksums);
         }
         final long[] clock = {0};
-        final ShmRingReader reader = new ShmRingReader(0, WORLD_RANK_BY_LOCAL, new boolean[]{false, true, true}, ring, pools,
-            slotCount, SLOT_LENGTH, INLINE_MAX, checksums, () -> clock[0] += 1_000_000_000L);
+        final ShmRingReader[] readers = new ShmRingReader[3];
+        for (int sender = 1; sender <= 2; sender++)
+        {
+            readers[sender] = new ShmRingReader(0, WORLD_RANK_BY_LOCAL, sender, rings[sender], pools[sender],
+                slotCount, SLOT_LENGTH, INLINE_MAX, checksums, () -> clock[0] += 1_000_000_000L);
+        }
 
         @SuppressWarnings("unchecked")
         final ArrayDeque<byte[]>[] expected = new ArrayDeque[]{null, new ArrayDeque<byte[]>(), new ArrayDeque<byte[]>()};
@@ -74,18 +78,19 @@ class ShmRingFuzzTest
                     case 0 -> offer(data, writers, expected);
                     case 1 ->
                     {
-                        final UnsafeBuffer region = regions.get(data.consumeInt(0, 2));
+                        final UnsafeBuffer region = regions.get(data.consumeInt(0, 3));
                         region.putInt(data.consumeInt(0, region.capacity() - Integer.BYTES), data.consumeInt());
                         clean[0] = false;
                     }
                     case 2 ->
                     {
-                        final UnsafeBuffer region = regions.get(data.consumeInt(0, 2));
+                        final UnsafeBuffer region = regions.get(data.consumeInt(0, 3));
                         region.putLong(data.consumeInt(0, region.capacity() - Long.BYTES), data.consumeLong());
                         clean[0] = false;
                     }
                     default ->
                     {
+                        final ShmRingReader reader = readers[data.consumeInt(1, 2)];
                         for (int i = 0; i < MAX_IDLE_READS && reader.read((src, buffer, index, length) ->
                             check(src, buffer, index, length, expected, clean[0])) == 0; i++)
                         {
@@ -100,6 +105,11 @@ class ShmRingFuzzTest
             assertEquals(ErrorClass.ERR_INTERN, ex.errorClass(), ex.getMessage());
             assertTrue(ex.getMessage().startsWith("ERR_INTERN: shm: corrupted shared memory: "), ex.getMessage());
         }
+    }
+
+    private static UnsafeBuffer ring()
+    {
+        return new UnsafeBuffer(BufferUtil.allocateDirectAligned(CAPACITY + RingBufferDescriptor.TRAILER_LENGTH, 64));
     }
 
     private static void offer(final FuzzedDataProvider data, final ShmRingWriter[] writers, final ArrayDeque<byte[]>[] expected)

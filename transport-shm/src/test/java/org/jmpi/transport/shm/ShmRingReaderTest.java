@@ -2,7 +2,7 @@ package org.jmpi.transport.shm;
 
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
@@ -29,24 +29,36 @@ class ShmRingReaderTest
     private static final int INLINE_MAX = 128;
     private static final FrameHandler IGNORE = (src, buffer, index, length) -> { };
 
-    private final UnsafeBuffer ring = new UnsafeBuffer(BufferUtil.allocateDirectAligned(CAPACITY + RingBufferDescriptor.TRAILER_LENGTH, 64));
+    private final UnsafeBuffer[] rings = {null, ring(), ring()};
+    private final UnsafeBuffer ring = rings[1];
     private final UnsafeBuffer[] pools = {null, pool(), pool()};
     private final long[] nowNs = {0};
+
+    private static UnsafeBuffer ring()
+    {
+        return new UnsafeBuffer(BufferUtil.allocateDirectAligned(CAPACITY + RingBufferDescriptor.TRAILER_LENGTH, 64));
+    }
 
     private static UnsafeBuffer pool()
     {
         return new UnsafeBuffer(BufferUtil.allocateDirectAligned(FragmentPoolDescriptor.poolLength(SLOT_COUNT, SLOT_LENGTH), 64));
     }
 
+    /** The reader of the ring from rank 1. */
     private ShmRingReader reader(final boolean checksums)
     {
-        return new ShmRingReader(0, new int[]{0, 1, 2}, new boolean[]{false, true, true}, ring, pools, SLOT_COUNT, SLOT_LENGTH,
+        return reader(1, checksums);
+    }
+
+    private ShmRingReader reader(final int sender, final boolean checksums)
+    {
+        return new ShmRingReader(0, new int[]{0, 1, 2}, sender, rings[sender], pools[sender], SLOT_COUNT, SLOT_LENGTH,
             INLINE_MAX, checksums, () -> nowNs[0]);
     }
 
     private ShmRingWriter writer(final int sender, final boolean checksums)
     {
-        return new ShmRingWriter(sender, sender, 0, new ManyToOneRingBuffer(ring), pools[sender], SLOT_COUNT, SLOT_LENGTH, checksums);
+        return new ShmRingWriter(sender, sender, 0, new OneToOneRingBuffer(rings[sender]), pools[sender], SLOT_COUNT, SLOT_LENGTH, checksums);
     }
 
     private static void assertCorrupt(final Executable call, final String... expected)
@@ -94,13 +106,13 @@ class ShmRingReaderTest
     void shouldRaiseWhenARecordStaysClaimedPastTheStallLimitButNotBefore()
     {
         final ShmRingReader reader = reader(false);
-        final ManyToOneRingBuffer producer = new ManyToOneRingBuffer(ring);
+        final OneToOneRingBuffer producer = new OneToOneRingBuffer(ring);
         assertTrue(producer.tryClaim(ShmMessageDescriptor.recordType(1, ShmMessageDescriptor.KIND_INLINE), 8) >= 0);
         idle(reader);
         nowNs[0] += ShmRingReader.STALL_LIMIT_NS;
         idle(reader);
         nowNs[0] += TimeUnit.MILLISECONDS.toNanos(1);
-        assertCorrupt(() -> idle(reader), "the inbound ring of rank 0: record at the head", "length -16 at offset 0 not committed for 2001 ms",
+        assertCorrupt(() -> idle(reader), "the inbound ring of rank 0 from rank 1: record at the head", "length -16 at offset 0 not committed for 2001 ms",
             "tail is 16 bytes ahead");
     }
 
@@ -109,7 +121,7 @@ class ShmRingReaderTest
     {
         final ShmRingReader reader = reader(false);
         ring.putLong(CAPACITY + RingBufferDescriptor.HEAD_POSITION_OFFSET, 64);
-        assertCorrupt(() -> reader.read(IGNORE), "the inbound ring of rank 0: head position: found 64, this rank left it at 0");
+        assertCorrupt(() -> reader.read(IGNORE), "the inbound ring of rank 0 from rank 1: head position: found 64, this rank left it at 0");
     }
 
     @Test
@@ -117,23 +129,27 @@ class ShmRingReaderTest
     {
         final ShmRingReader reader = reader(false);
         ring.putLong(CAPACITY + RingBufferDescriptor.TAIL_POSITION_OFFSET, 1L << 40);
-        assertCorrupt(() -> idle(reader), "the inbound ring of rank 0: positions: tail 1099511627776");
+        assertCorrupt(() -> idle(reader), "the inbound ring of rank 0 from rank 1: positions: tail 1099511627776");
         assertCorrupt(() -> writer(1, false).offerInline(8, (b, index, l) -> { }),
-            "the inbound ring of rank 0 (written by rank 1): positions: tail 1099511627776, head cache 0, head 0");
+            "the inbound ring of rank 0 from rank 1: positions: tail 1099511627776, head cache 0, head 0");
     }
 
     @Test
-    void shouldRaiseWhenARecordComesFromNoSenderOrHasNoKind()
+    void shouldRaiseWhenARecordComesFromAnotherSenderOrHasNoKind()
     {
-        final ManyToOneRingBuffer producer = new ManyToOneRingBuffer(ring);
-        producer.write(ShmMessageDescriptor.recordType(0, ShmMessageDescriptor.KIND_INLINE), ring, 0, 8);
-        assertCorrupt(() -> reader(false).read(IGNORE), "the inbound ring of rank 0: record type: 1 at offset 0 (sender local index 0, kind 1;");
+        final OneToOneRingBuffer producer = new OneToOneRingBuffer(ring);
+        producer.write(ShmMessageDescriptor.recordType(2, ShmMessageDescriptor.KIND_INLINE), ring, 0, 8);
+        assertCorrupt(() -> reader(false).read(IGNORE),
+            "the inbound ring of rank 0 from rank 1: record type: 9 at offset 0 (sender local index 2, kind 1; expected sender 1");
+        final OneToOneRingBuffer two = new OneToOneRingBuffer(rings[2]);
+        two.write(2 << ShmMessageDescriptor.KIND_BITS, rings[2], 0, 8); // kind 0
+        assertCorrupt(() -> reader(2, false).read(IGNORE), "the inbound ring of rank 0 from rank 2: record type: 8 at offset 0");
     }
 
     @Test
     void shouldRaiseNamingSenderSequenceAndOffsetWhenAPooledPayloadChangesWithChecksums()
     {
-        final ShmRingReader reader = reader(true);
+        final ShmRingReader reader = reader(2, true);
         assertTrue(writer(2, true).offerPooled(400, (b, index, l) -> b.setMemory(index, l, (byte)7)));
         final int slotOffset = FragmentPoolDescriptor.slotOffset(SLOT_LENGTH, 0);
         pools[2].putByte(slotOffset + 399, (byte)8);

@@ -93,7 +93,7 @@ class ShmTransportProviderTest
             new Params(Map.of(), Map.of()).get(spec);
         }
         final ShmConfig defaults = ShmConfig.from(new Params(Map.of(), Map.of()));
-        assertEquals(new ShmConfig(Path.of("/dev/shm"), 1 << 20, 8, 32 * 1024 + 256, 4 * 1024 + 256, false), defaults);
+        assertEquals(new ShmConfig(Path.of("/dev/shm"), 1 << 18, 8, 32 * 1024 + 256, 4 * 1024 + 256, false), defaults);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.jmpi.internal.transport.jvm;
 
-import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
@@ -11,47 +12,55 @@ import org.jmpi.spi.RemoteMemory;
 import org.jmpi.spi.Transport;
 import org.jmpi.spi.TransportContext;
 
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Frames between ranks of one JVM: each rank has an inbox (a many-to-one concurrent queue) in a hub
- * the job's ranks share. A frame is a small heap buffer. Every object of the heap is reachable by
- * every rank, so this transport offers {@link PeerMemory}: an exposed buffer is mapped by the peer as
- * the very object, and the protocol copies rendezvous payloads directly from buffer to buffer.
+ * Frames between ranks of one JVM: each ordered pair of ranks has its own single-producer ring
+ * ({@link PairChannel}), made by the sender on its first frame and published in the receiver's inbox, which the
+ * job's ranks share through a hub. A frame is packed straight into the ring (no allocation, no CAS, nothing zeroed
+ * by the reader); a receiver polls every ring on every call, the most recently active first (a ring that delivers
+ * moves to the front). Every object of the heap is reachable by every rank, so this transport
+ * offers {@link PeerMemory}: an exposed buffer is mapped by the peer as the very object, and the protocol copies
+ * rendezvous payloads directly from buffer to buffer.
  *
- * <p>Back-pressure: an inbox holds at most {@code jmpi.jvm.inbox.size} bytes of frames; beyond that
+ * <p>Back-pressure: a pair's ring holds {@code jmpi.jvm.ring.size} bytes; frames longer than an eighth of it go
+ * to a side queue, of which an inbox holds at most {@code jmpi.jvm.inbox.size} bytes; beyond either
  * {@link #offer} returns false until the receiver drains it.
  *
  * <p>Threading: {@link #offer}, {@link #progress} and the peer-memory methods on the rank's engine
- * thread; the receiving rank's inbox is written by many sender threads, and its exposures read by them.
+ * thread; a receiving rank's inbox is written by many sender threads (each its own ring), and its exposures
+ * read by them.
  */
 final class InJvmTransport implements Transport
 {
     /** Frames up to this, and up to half the inbox; rendezvous payloads are copied directly, never framed. */
     static final int MAX_FRAME_LENGTH = 1 << 20;
+    /** Frames one {@link #progress} takes from one ring: every ring is polled on every call, so none starves. */
     private static final int POLL_LIMIT = 64;
 
-    /** One inbound frame. */
-    private record Frame(int sourceRank, UnsafeBuffer buffer, int length)
-    {
-    }
-
-    /** A rank's inbox and who to wake when a frame lands in it. */
+    /** A rank's inbox: the rings from each sender, and who to wake when a frame lands in one. */
     static final class Inbox
     {
-        final ManyToOneConcurrentLinkedQueue<Frame> queue = new ManyToOneConcurrentLinkedQueue<>();
+        final AtomicReferenceArray<PairChannel> channels;
+        /** Rings published so far; the receiver looks for new ones when it changes. */
+        final AtomicInteger channelCount = new AtomicInteger();
+        /** Bytes of frames waiting in the rings' side queues (frames too long for a ring). */
         final AtomicLong queuedBytes = new AtomicLong();
         final long capacityBytes;
         final Runnable waker;
 
-        Inbox(final long capacityBytes, final Runnable waker)
+        Inbox(final int ranks, final long capacityBytes, final Runnable waker)
         {
+            this.channels = new AtomicReferenceArray<>(ranks);
             this.capacityBytes = capacityBytes;
             this.waker = waker;
         }
 
-        /** Reserves room for a frame; false when the inbox is full (an empty inbox takes any frame). */
+        /** Reserves room for a long frame; false when the inbox is full (an empty inbox takes any frame). */
         boolean reserve(final int lengthBytes)
         {
             while (true)
@@ -66,6 +75,38 @@ final class InJvmTransport implements Transport
                     return true;
                 }
             }
+        }
+
+        /** Publishes the ring from {@code sourceRank}. Sender's engine thread, once per pair. */
+        void attach(final PairChannel channel)
+        {
+            channels.set(channel.sourceRank, channel);
+            channelCount.incrementAndGet();
+        }
+    }
+
+    /** Reads ring records into the protocol's handler; one per transport, so polling allocates nothing. */
+    final class Reader implements MessageHandler
+    {
+        PairChannel channel;
+        FrameHandler handler;
+
+        @Override
+        public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+        {
+            if (msgTypeId == PairChannel.MSG_FRAME)
+            {
+                handler.onFrame(channel.sourceRank, buffer, index, length);
+                return;
+            }
+            final UnsafeBuffer frame = channel.takeOverflow();
+            if (frame == null)
+            {
+                throw new MpiException(ErrorClass.ERR_INTERN, "in-JVM transport: a long frame from rank " + channel.sourceRank +
+                    " is missing from its side queue");
+            }
+            self.inbox().queuedBytes.addAndGet(-frame.capacity());
+            handler.onFrame(channel.sourceRank, frame, 0, frame.capacity());
         }
     }
 
@@ -90,13 +131,27 @@ final class InJvmTransport implements Transport
     /** Offered unless {@code jmpi.jvm.memory=remote}; then {@link #remoteMemory} is, in its place. */
     private final PeerMemory peerMemory;
     private final HeapRemoteMemory remoteMemory;
+    private final int ringBytes;
+    /** This rank's rings to each peer, made on the first frame. */
+    private final PairChannel[] outbound;
+    /** The rings into this rank it knows of, the most recently active first (a ring that delivers moves to the front). */
+    private PairChannel[] inbound = new PairChannel[0];
+    private int knownChannels;
+    private final Reader reader = new Reader();
 
     InJvmTransport(final TransportContext context)
     {
         this.context = context;
         this.rank = context.rank();
         this.hub = (Hub)context.jvmShared().computeIfAbsent("jvm.hub", k -> new Hub());
-        final Inbox inbox = new Inbox(context.params().getLong(InJvmTransportProvider.INBOX_SIZE), context.waker());
+        final Inbox inbox = new Inbox(context.size(), context.params().getLong(InJvmTransportProvider.INBOX_SIZE), context.waker());
+        final long ring = context.params().getLong(InJvmTransportProvider.RING_SIZE);
+        if (!PairChannel.validRingSize(ring))
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "jmpi.jvm.ring.size must be a power of two from 1k to 1g, not " + ring);
+        }
+        this.ringBytes = (int)ring;
+        this.outbound = new PairChannel[context.size()];
         this.self = new Endpoint(inbox, new HeapExposures());
         final String memory = context.params().get(InJvmTransportProvider.MEMORY);
         if (!memory.equals("peer") && !memory.equals("remote"))
@@ -164,21 +219,21 @@ final class InJvmTransport implements Transport
     public boolean offer(final int dstRank, final int lengthBytes, final FrameWriter writer)
     {
         final Inbox target = peer(dstRank).inbox();
-        if (!target.reserve(lengthBytes))
+        PairChannel channel = outbound[dstRank];
+        if (channel == null)
+        {
+            channel = new PairChannel(rank, ringBytes);
+            outbound[dstRank] = channel;
+            target.attach(channel);
+        }
+        if (!channel.offer(lengthBytes, writer, target))
         {
             return false;
         }
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[lengthBytes]);
-        try
-        {
-            writer.write(buffer, 0, lengthBytes);
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            target.queuedBytes.addAndGet(-lengthBytes);
-            throw ex;
-        }
-        target.queue.offer(new Frame(rank, buffer, lengthBytes));
+        // The ring's commit is a release store and the waker reads the receiver's parked flag: without a full fence
+        // between them the read may pass the store, while the receiver, which sets the flag before its last poll,
+        // misses the frame and parks a whole period (a queue's CAS used to give this order).
+        VarHandle.fullFence();
         target.waker.run();
         return true;
     }
@@ -188,14 +243,43 @@ final class InJvmTransport implements Transport
     {
         final Inbox inbox = self.inbox();
         int count = remoteMemory == null ? 0 : remoteMemory.reportCompletions();
-        Frame f;
-        while (count < POLL_LIMIT && (f = inbox.queue.poll()) != null)
+        if (inbox.channelCount.get() != knownChannels)
         {
-            inbox.queuedBytes.addAndGet(-f.length());
-            handler.onFrame(f.sourceRank(), f.buffer(), 0, f.length());
-            count++;
+            findChannels(inbox);
+        }
+        final PairChannel[] channels = inbound;
+        reader.handler = handler;
+        for (int i = 0; i < channels.length; i++)
+        {
+            final PairChannel channel = channels[i];
+            final int read = channel.read(reader, POLL_LIMIT);
+            if (read > 0)
+            {
+                count += read;
+                if (i > 0)
+                {
+                    System.arraycopy(channels, 0, channels, 1, i);
+                    channels[0] = channel;
+                }
+            }
         }
         return count;
+    }
+
+    /** Adds the rings senders published since the last look. */
+    private void findChannels(final Inbox inbox)
+    {
+        knownChannels = inbox.channelCount.get();
+        final java.util.ArrayList<PairChannel> found = new java.util.ArrayList<>(java.util.List.of(inbound));
+        for (int r = 0; r < inbox.channels.length(); r++)
+        {
+            final PairChannel channel = inbox.channels.get(r);
+            if (channel != null && !found.contains(channel))
+            {
+                found.add(channel);
+            }
+        }
+        inbound = found.toArray(new PairChannel[0]);
     }
 
     @Override

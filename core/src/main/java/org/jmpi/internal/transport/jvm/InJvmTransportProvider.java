@@ -12,7 +12,13 @@ import org.jmpi.spi.TransportProvider;
 public final class InJvmTransportProvider implements TransportProvider
 {
     public static final ParamSpec INBOX_SIZE = new ParamSpec("jmpi.jvm.inbox.size", "4m", "bytes",
-        "In-JVM transport: frame bytes a rank's inbox holds before senders see back-pressure.");
+        "In-JVM transport: bytes of frames too long for a pair's ring that a rank's inbox holds before senders see " +
+        "back-pressure.");
+
+    public static final ParamSpec RING_SIZE = new ParamSpec("jmpi.jvm.ring.size", "64k", "bytes",
+        "In-JVM transport: each ordered pair of ranks' frame ring (a power of two, direct memory, made on the pair's first " +
+        "frame: n(n-1) rings when every pair talks); frames up to an eighth of it go in the ring, longer ones through " +
+        "the receiver's inbox.");
 
     public static final ParamSpec MEMORY = new ParamSpec("jmpi.jvm.memory", "peer", "name",
         "In-JVM transport: the memory feature it offers, peer (direct copies between ranks' heap objects) or remote " +
@@ -21,7 +27,7 @@ public final class InJvmTransportProvider implements TransportProvider
     @Override
     public java.util.List<ParamSpec> params()
     {
-        return java.util.List.of(INBOX_SIZE, MEMORY);
+        return java.util.List.of(INBOX_SIZE, RING_SIZE, MEMORY);
     }
 
     @Override
