@@ -57,6 +57,8 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
     public static final long[] FRAGMENT_SIZES = {4096, 8192, 16384, 32768, 65536};
     /** Mean run length (bytes over both sides' runs) from which {@link #stepwise} holds. */
     public static final long STEPWISE_MIN_RUN_BYTES = 256;
+    /** Mean send run below which a sender may pack at send ({@link #packAtSend}): runs shorter than a cache line. */
+    public static final double PACK_AT_SEND_MAX_RUN_BYTES = 64;
 
     private static final String PER_BYTE = "perByteNs";
     private static final String PER_RUN_COPY = "perRunCopyNs";
@@ -146,6 +148,27 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
             }
         }
         return best;
+    }
+
+    /**
+     * Whether a sender whose layout is {@code send} should pack the message into a contiguous staging buffer of its own
+     * before it offers the direct copy, so that the receiver unpacks from one contiguous run (the "manual" exchange of
+     * DDTBench done by the library): when the send runs are shorter than a cache line ({@link #PACK_AT_SEND_MAX_RUN_BYTES})
+     * and packing then unpacking one after the other (the receiver's layout assumed like the sender's, which the
+     * sender cannot see) is estimated no slower than the best staged pipeline. A receiver reading such runs straight out
+     * of the sender's buffer touches a cache line of the other core's for every run (about 8 ns each on the 2-vCPU
+     * machine, 2026-11-26: WRF_x_vec between two threads took 195 µs per ping-pong direct against 54 staged, for a
+     * copy that takes 15 µs from one core's own cache).
+     */
+    public boolean packAtSend(final LayoutStats send, final long bytes, final long maxFragmentBytes)
+    {
+        if (send.blockCount() <= 1 || send.meanRunBytes() >= PACK_AT_SEND_MAX_RUN_BYTES || bytes <= 0)
+        {
+            return false;
+        }
+        final double pack = send.blockCount() * perRunPackNs + bytes * perByteNs;
+        final long fragment = bestFragment(send, send, bytes, maxFragmentBytes);
+        return 2 * pack <= stagedNs(send, send, bytes, fragment);
     }
 
     /** Whether a direct copy by {@code copiers} is estimated no slower than the best staged pipeline. */
