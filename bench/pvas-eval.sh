@@ -22,7 +22,8 @@
 #   points: meant for about 20-30 minutes on the quiet 2-vCPU machine), ci (1 round at the smallest sizes, to prove
 #   it runs); any variable below overrides the preset:
 #   PARTS (default "exchange fig5 fig15 fft2d latency"), FFT_N (512,1024), FFT_ITERATIONS (20), ITERATIONS (exchange,
-#   default 200), WARMUP (20), SWEEP_ITERATIONS (figures, default 100), SWEEP (default 1k,2k,...,1m), FIG15_SWEEP
+#   default 200), WARMUP (20), SWEEP_ITERATIONS (figures, default 100), SWEEP_WARMUP (figures' warm-up per point, default
+#   WARMUP; quiet 100: at 10 a small point measured the JIT more than the path), SWEEP (default 1k,2k,...,1m), FIG15_SWEEP
 #   (1k,...,512k), SIZES (default middle,largest), PATTERNS (default all 16), PARTITION (arena partition per rank,
 #   default 512m: the sweep cuts NAS_MG's largest layout, whose buffer of 273 MB is allocated in the arena),
 #   LAT_FROM and LAT_MAX (latency sizes, default 1 MiB to 4 MiB), JIT_WARMUP (latency's warm-up round trips, 400000).
@@ -34,7 +35,7 @@ case $preset in
   full) default_rounds=3;;
   quiet)
     default_rounds=2
-    : "${ITERATIONS:=60}" "${WARMUP:=10}" "${SWEEP_ITERATIONS:=30}" "${FFT_ITERATIONS:=10}"
+    : "${ITERATIONS:=60}" "${WARMUP:=10}" "${SWEEP_ITERATIONS:=50}" "${SWEEP_WARMUP:=100}" "${FFT_ITERATIONS:=10}"
     : "${SWEEP:=1k,4k,16k,64k,256k,1m}" "${FIG15_SWEEP:=1k,4k,16k,64k,256k,512k}";;
   ci)
     default_rounds=1
@@ -57,6 +58,7 @@ fft_n=${FFT_N:-512,1024}
 fft_iterations=${FFT_ITERATIONS:-20}
 iterations=${ITERATIONS:-200}
 warmup=${WARMUP:-20}
+sweep_warmup=${SWEEP_WARMUP:-$warmup}
 sweep_iterations=${SWEEP_ITERATIONS:-100}
 sweep=${SWEEP:-1k,2k,4k,8k,16k,32k,64k,128k,256k,512k,1m}
 # Eager needs the message in one frame (at most 1 MiB less the envelope): Figure 15 stops at 512 KiB.
@@ -97,7 +99,7 @@ for r in $(seq 1 "$rounds"); do
       fig5)
         for form in threads arena; do
           if [ "$form" = threads ]; then launch=("${threads[@]}"); buffers=heap; else launch=("${arena[@]}"); buffers=arena; fi
-          sw=(--label "$form" --buffers "$buffers" --sweep "$sweep" --iterations "$sweep_iterations" --warmup "$warmup")
+          sw=(--label "$form" --buffers "$buffers" --sweep "$sweep" --iterations "$sweep_iterations" --warmup "$sweep_warmup")
           for f in 4 8 16 32 64; do
             run "fig5-$form-staged-${f}k-$r" "${launch[@]}" --param eager.limit=0 --param pvas.mode=staged --param fragment.size=${f}k -- "${sw[@]}"
           done
@@ -109,7 +111,7 @@ for r in $(seq 1 "$rounds"); do
           # Eager up to the frame: 1 MiB between threads; across JVMs a 1 MiB + 256 B shm slot.
           if [ "$form" = threads ]; then launch=(--threads); buffers=heap
           else launch=(--param pvas.partition.size="$partition" --param shm.slot.size=1048832); buffers=arena; fi
-          sw=(--label "$form" --buffers "$buffers" --sweep "$fig15_sweep" --iterations "$sweep_iterations" --warmup "$warmup")
+          sw=(--label "$form" --buffers "$buffers" --sweep "$fig15_sweep" --iterations "$sweep_iterations" --warmup "$sweep_warmup")
           run "fig15-$form-eager-$r" "${launch[@]}" --param eager.limit=1m --param eager.window=8m -- "${sw[@]}"
           run "fig15-$form-direct-$r" "${launch[@]}" --param eager.limit=0 --param pvas.mode=direct -- "${sw[@]}"
         done;;

@@ -92,6 +92,30 @@ class PvasJmpirunIT
         assertEquals(List.of(), left(dir), "files left in the shm directory");
     }
 
+    /**
+     * The same under {@code pvas.mode=auto}: the finely scattered patterns pack at send into the sender's arena
+     * partition and the receiver unpacks from there (docs/pvas.md, "Pack at send"); every pattern still arrives whole.
+     */
+    @Test
+    void shouldExchangeEveryDdtBenchPatternThroughTheArenaPackingAtSend() throws Exception
+    {
+        final Path dir = shmDir("ddt-auto");
+        final Path calibration = dir.resolveSibling(dir.getFileName() + ".properties");
+        // Packing is the model's choice: a calibration that makes runs dear and fragments dearer makes it for short runs.
+        Files.writeString(calibration, "perByteNs=0.01\nperRunCopyNs=10\nperRunPackNs=0.5\nperFragmentNs=100000\n");
+        final JmpirunIT.Run run = JmpirunIT.jmpirun("pvas-ddt-auto", 150, "-np", "2", "--timeout", "120",
+            "--param", "pvas.partition.size=64m", "--param", "shm.dir=" + dir, "--param", "pvas.stats=true", "--param", "eager.limit=0",
+            "--param", "pvas.mode=auto", "--param", "pvas.calibration=" + calibration,
+            "-cp", CLASSES, "org.jmpi.examples.ddt.DdtExchange", "--arena");
+        assertEquals(0, run.exitCode(), run.all());
+        for (final String name : org.jmpi.examples.ddt.DdtPatterns.NAMES)
+        {
+            assertTrue(run.stdout().contains("ddt: " + name + " ok"), name + ":\n" + run.all());
+        }
+        assertTrue(run.stderr().matches("(?s).*packed at send [1-9].*"), "no message packed at send:\n" + run.stderr());
+        assertEquals(List.of(), left(dir), "files left in the shm directory");
+    }
+
     /** Put- and get-based persistent collectives between 3 JVMs: counters, staging and scratch in the arena, no active message. */
     @ParameterizedTest
     @ValueSource(strings = {"put", "get"})

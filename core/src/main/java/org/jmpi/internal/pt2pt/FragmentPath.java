@@ -92,6 +92,7 @@ final class FragmentPath implements RendezvousPath
             // A direct offer the receiver turned into the staged pipeline: nothing maps the send buffer now.
             ch.peerMemory.withdraw(s.exposedHandle);
             s.exposedHandle = 0;
+            selector.stagingDone(s, ch);
         }
         if (acceptBytes == 0)
         {

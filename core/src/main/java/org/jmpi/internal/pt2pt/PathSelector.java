@@ -58,6 +58,7 @@ final class PathSelector
     private Mode mode = Mode.AUTO;
     private CopyCostModel model;
     private final int fragmentSize;
+    private final SendPacking packing = new SendPacking();
 
     // Sender: how each send went out.
     private long eager;
@@ -131,6 +132,21 @@ final class PathSelector
             return false;
         }
         return true;
+    }
+
+    /**
+     * Sender, under {@code auto}: packs {@code s} into a staging buffer exposed to the peer of {@code ch} when the model
+     * finds its layout too scattered for the receiver to walk ({@link SendPacking}); true when it did.
+     */
+    boolean packAtSend(final SendRequestImpl s, final PeerChannel ch)
+    {
+        return mode == Mode.AUTO && model != null && packing.pack(s, ch, model, maxPayload(ch.maxFrameLength));
+    }
+
+    /** Sender: the FIN or CTS of {@code s} came: its staging buffer, if any, may serve the next message. */
+    void stagingDone(final SendRequestImpl s, final PeerChannel ch)
+    {
+        packing.done(s, ch);
     }
 
     /** Sender: the direct offer could not be described (type not decodable, or its RTS larger than a frame). */
@@ -237,6 +253,7 @@ final class PathSelector
         sb.append("jmpi: rank ").append(rank).append(" paths (jmpi.pvas.mode=").append(mode.name().toLowerCase(Locale.ROOT))
             .append("): sent eager=").append(eager)
             .append(" direct-offered=").append(offeredDirect)
+            .append(" (packed at send ").append(packing.packed()).append(')')
             .append(" staged[no-peer-memory=").append(stagedNoPeerMemory)
             .append(" mode=").append(stagedForced)
             .append(" type-not-sendable=").append(stagedTypeTooLarge)

@@ -59,40 +59,51 @@ final class PeerCopyPath implements RendezvousPath
      * wire form if the peer lacks it, or a reference to it published in the arena, and a form the peer decodes) fits
      * one frame, exposing the send buffer where
      * the peer memory can ({@code s.exposedHandle}, 0 when it cannot: a heap buffer across JVMs; then only the
-     * split copy, with the receiver's buffer exposed, may carry it).
+     * split copy, with the receiver's buffer exposed, may carry it). With {@code mayPack} (the peer copy, not the split
+     * copy, will carry it) the selector may pack the message at send ({@link SendPacking}): the RTS then offers the
+     * staging buffer as {@code totalBytes} of {@link Datatype#BYTE}.
      */
-    boolean prepare(final SendRequestImpl s, final PeerChannel ch)
+    boolean prepare(final SendRequestImpl s, final PeerChannel ch, final boolean mayPack)
     {
         if (ch.peerMemory == null)
         {
             return false;
         }
-        int typeId = ch.types.sentId(s.type);
+        final boolean packed = mayPack && selector.packAtSend(s, ch);
+        final Datatype type = rtsType(s);
+        int typeId = ch.types.sentId(type);
         int wireLength = 0;
         PublishedTypes.Ref ref = null;
         if (typeId == 0)
         {
-            if (!TypeWireForm.decodable(s.type))
+            // A packed message's BYTE always fits: only the unpacked offer can fail here.
+            if (!TypeWireForm.decodable(type))
             {
                 return false;
             }
-            ref = types.publish(ch, s.type);
-            wireLength = ref != null ? WIRE_PUBLISHED : TypeWireForm.encodedLength(s.type);
+            ref = types.publish(ch, type);
+            wireLength = ref != null ? WIRE_PUBLISHED : TypeWireForm.encodedLength(type);
             if (PEER_RTS_LENGTH + (long)PublishedTypes.payloadLength(wireLength) > ch.maxFrameLength)
             {
                 return false;
             }
         }
-        final long handle = ch.peerMemory.expose(s.view.buffer());
+        final long handle = packed ? s.exposedHandle : ch.peerMemory.expose(s.view.buffer());
         if (typeId == 0)
         {
-            typeId = ch.types.assignSentId(s.type);
+            typeId = ch.types.assignSentId(type);
         }
         s.exposedHandle = handle;
         s.typeId = typeId;
         s.wireLength = wireLength;
         s.typeRef = ref;
         return true;
+    }
+
+    /** The type the RTS describes: the send type, or BYTE for a message packed at send. */
+    private static Datatype rtsType(final SendRequestImpl s)
+    {
+        return s.staging != null ? Datatype.BYTE : s.type;
     }
 
     @Override
@@ -106,13 +117,14 @@ final class PeerCopyPath implements RendezvousPath
     {
         final int base = index - ENVELOPE_LENGTH;
         buffer.putLong(base + PEER_HANDLE_OFFSET, s.exposedHandle, BYTE_ORDER);
-        buffer.putLong(base + PEER_ELEMENT_OFFSET_OFFSET, s.elementOffset, BYTE_ORDER);
-        buffer.putLong(base + PEER_COUNT_OFFSET, s.count, BYTE_ORDER);
+        final boolean packed = s.staging != null;
+        buffer.putLong(base + PEER_ELEMENT_OFFSET_OFFSET, packed ? 0 : s.elementOffset, BYTE_ORDER);
+        buffer.putLong(base + PEER_COUNT_OFFSET, packed ? s.totalBytes : s.count, BYTE_ORDER);
         buffer.putInt(base + PEER_TYPE_ID_OFFSET, s.typeId, BYTE_ORDER);
         buffer.putInt(base + PEER_WIRE_LENGTH_OFFSET, s.wireLength, BYTE_ORDER);
         if (s.wireLength > 0)
         {
-            TypeWireForm.encode(s.type, buffer, base + PEER_RTS_LENGTH);
+            TypeWireForm.encode(rtsType(s), buffer, base + PEER_RTS_LENGTH);
         }
         else if (s.wireLength == WIRE_PUBLISHED)
         {
@@ -173,5 +185,6 @@ final class PeerCopyPath implements RendezvousPath
             ch.peerMemory.withdraw(s.exposedHandle);
             s.exposedHandle = 0;
         }
+        selector.stagingDone(s, ch);
     }
 }

@@ -53,6 +53,8 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
     int wireLength;
     /** The send type's wire form published in the arena, when {@code wireLength} is {@code WIRE_PUBLISHED}. */
     PublishedTypes.Ref typeRef;
+    /** Pack at send ({@link SendPacking}): the staging buffer the RTS offers instead of {@link #view}, or null. */
+    Object staging;
     long id;
     long receiverRequest;
     long acceptBytes;

@@ -124,6 +124,59 @@ class PathSelectionTest
     }
 
     @Test
+    void shouldPackAFinelyScatteredSendAtSendAndReuseItsStagingBuffer() throws Exception
+    {
+        // Fragments dear, runs cheap: a strided send (8-byte runs) packs at send; the receiver unpacks from the staging
+        // buffer into a strided and into a contiguous layout; a longer message grows the staging buffer.
+        final Path file = dir.resolve("calibration.properties");
+        new CopyCostModel(0.01, 10, 0.5, 100_000, "test").save(file);
+        final Datatype strided = Datatype.vector(COUNT, 1, 2, Datatype.DOUBLE).commit();
+        final Datatype longer = Datatype.vector(2 * COUNT, 1, 2, Datatype.DOUBLE).commit();
+        Ranks.run(2, ThreadLevel.SINGLE, Map.of("jmpi.pvas.mode", "auto", "jmpi.eager.limit", "0",
+            "jmpi.pvas.calibration", file.toString()), (mpi, world) ->
+        {
+            final Protocol protocol = CommInternals.state(world).protocol();
+            final double[] out = new double[4 * COUNT];
+            for (int i = 0; i < out.length; i++)
+            {
+                out[i] = i + 0.25;
+            }
+            if (world.rank() == 0)
+            {
+                world.send(out, 0, 1, strided, 1, 1);
+                world.send(out, 1, 1, strided, 1, 2);
+                world.send(out, 0, 1, longer, 1, 3);
+                if (protocol.transportName(1).equals("jvm") && protocol.hasPeerMemory(1))
+                {
+                    final String stats = protocol.engine().call(() -> protocol.pathStats(0));
+                    assertTrue(stats.contains("(packed at send 3)"), stats);
+                }
+            }
+            else
+            {
+                final double[] in = new double[2 * COUNT];
+                world.recv(in, 0, 1, strided, 0, 1);
+                for (int i = 0; i < in.length; i++)
+                {
+                    assertEquals(i % 2 == 0 ? i + 0.25 : 0, in[i], "strided element " + i);
+                }
+                final double[] packed = new double[COUNT];
+                world.recv(packed, 0, COUNT, Datatype.DOUBLE, 0, 2);
+                for (int i = 0; i < COUNT; i++)
+                {
+                    assertEquals(2 * i + 1.25, packed[i], "contiguous element " + i);
+                }
+                final double[] big = new double[4 * COUNT];
+                world.recv(big, 0, 1, longer, 0, 3);
+                for (int i = 0; i < big.length; i++)
+                {
+                    assertEquals(i % 2 == 0 ? i + 0.25 : 0, big[i], "longer message, element " + i);
+                }
+            }
+        });
+    }
+
+    @Test
     void shouldRejectAnUnknownModeNamingIt()
     {
         final MpiException ex = assertThrows(MpiException.class, () -> PathSelector.Mode.parse("fast"));

@@ -19,7 +19,8 @@ import java.util.Properties;
  * from the send layout into the receive layout) and the staged pipeline (the sender packs fragments, the
  * receiver unpacks them, at once), from both sides' {@link LayoutStats} and the size (issue 11, docs/pvas.md):
  * <pre>
- *   direct  = (runs * perRun + passes * bytes * perByte) / copiers             runs = runs_send + runs_recv
+ *   direct  = (runs * perRun + passes * bytes * perByte + remote) / copiers    runs = runs_send + runs_recv
+ *     remote = runs_send * perRemoteRun when the send runs are shorter than a cache line (each read from the peer's core), else 0
  *     one side a single run (the other packs into it / unpacks from it):  perRunPack, 1 pass
  *     both scattered, mean run >= 256 B (stepwise: the type-to-type copy): perRunCopy, 1 pass
  *     both scattered, shorter runs (packed and unpacked through a chunk):  perRunPack, 2 passes
@@ -44,10 +45,19 @@ import java.util.Properties;
  * @param perRunCopyNs  ns per run step of a type-to-type copy, beyond its bytes
  * @param perRunPackNs  ns per run of packing or unpacking, beyond its bytes
  * @param perFragmentNs ns per fragment of the staged pipeline, beyond its bytes
+ * @param perRemoteRunNs ns per short run read out of the peer's buffer, beyond a local pack of it (the line comes
+ *                       from the other core's cache)
  * @param origin        where the figures come from (for diagnostics)
  */
-public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRunPackNs, double perFragmentNs, String origin)
+public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRunPackNs, double perFragmentNs,
+    double perRemoteRunNs, String origin)
 {
+    /**
+     * Per short run read from the peer's buffer when no calibration measured it: WRF_x_vec between two threads (8,554
+     * runs of 12 bytes) took about 70 µs more per message direct than packed and unpacked on each side (2-vCPU
+     * machine, loaded, 2026-11-26), about 8 ns a run.
+     */
+    public static final double DEFAULT_PER_REMOTE_RUN_NS = 8;
     /**
      * Per-fragment cost when no calibration file gives one: the staged pipeline's fixed cost per 32 KiB fragment
      * between two threads on the project's 2-vCPU machine was of the order of a microsecond (docs/pvas.md).
@@ -57,11 +67,14 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
     public static final long[] FRAGMENT_SIZES = {4096, 8192, 16384, 32768, 65536};
     /** Mean run length (bytes over both sides' runs) from which {@link #stepwise} holds. */
     public static final long STEPWISE_MIN_RUN_BYTES = 256;
+    /** Mean send run below which a sender may pack at send ({@link #packAtSend}): runs shorter than a cache line. */
+    public static final double PACK_AT_SEND_MAX_RUN_BYTES = 64;
 
     private static final String PER_BYTE = "perByteNs";
     private static final String PER_RUN_COPY = "perRunCopyNs";
     private static final String PER_RUN_PACK = "perRunPackNs";
     private static final String PER_FRAGMENT = "perFragmentNs";
+    private static final String PER_REMOTE_RUN = "perRemoteRunNs";
     /** Doubles the long calibration ({@code jmpirun --calibrate}) copies; the start-up one uses a quarter (cheaper rounds). */
     private static final int CALIBRATION_DOUBLES = 1 << 14;
     private static final long LONG_CALIBRATION_NS = 100_000_000;
@@ -72,6 +85,20 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
         check(PER_RUN_COPY, perRunCopyNs, origin);
         check(PER_RUN_PACK, perRunPackNs, origin);
         check(PER_FRAGMENT, perFragmentNs, origin);
+        check(PER_REMOTE_RUN, perRemoteRunNs, origin);
+    }
+
+    /** A model with {@link #DEFAULT_PER_REMOTE_RUN_NS}. */
+    public CopyCostModel(final double perByteNs, final double perRunCopyNs, final double perRunPackNs, final double perFragmentNs,
+        final String origin)
+    {
+        this(perByteNs, perRunCopyNs, perRunPackNs, perFragmentNs, DEFAULT_PER_REMOTE_RUN_NS, origin);
+    }
+
+    /** This model with the staged pipeline's per-fragment cost and the per remote run cost measured elsewhere. */
+    public CopyCostModel withMeasured(final double fragmentNs, final double remoteRunNs, final String how)
+    {
+        return new CopyCostModel(perByteNs, perRunCopyNs, perRunPackNs, fragmentNs, remoteRunNs, origin + "; " + how);
     }
 
     private static void check(final String name, final double value, final String origin)
@@ -116,7 +143,9 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
         {
             oneSide = runs * perRunPackNs + 2 * bytes * perByteNs;
         }
-        return oneSide / Math.max(1, copiers);
+        final double remote = send.blockCount() > 1 && send.meanRunBytes() < PACK_AT_SEND_MAX_RUN_BYTES
+            ? send.blockCount() * perRemoteRunNs : 0;
+        return (oneSide + remote) / Math.max(1, copiers);
     }
 
     /** Estimated ns of the staged pipeline for {@code bytes} in fragments of {@code fragmentBytes}. */
@@ -146,6 +175,27 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
             }
         }
         return best;
+    }
+
+    /**
+     * Whether a sender whose layout is {@code send} should pack the message into a contiguous staging buffer of its own
+     * before it offers the direct copy, so that the receiver unpacks from one contiguous run (the "manual" exchange of
+     * DDTBench done by the library): when the send runs are shorter than a cache line ({@link #PACK_AT_SEND_MAX_RUN_BYTES})
+     * and packing then unpacking one after the other (the receiver's layout assumed like the sender's, which the
+     * sender cannot see) is estimated no slower than the best staged pipeline. A receiver reading such runs straight out
+     * of the sender's buffer touches a cache line of the other core's for every run (about 8 ns each on the 2-vCPU
+     * machine, 2026-11-26: WRF_x_vec between two threads took 195 µs per ping-pong direct against 54 staged, for a
+     * copy that takes 15 µs from one core's own cache).
+     */
+    public boolean packAtSend(final LayoutStats send, final long bytes, final long maxFragmentBytes)
+    {
+        if (send.blockCount() <= 1 || send.meanRunBytes() >= PACK_AT_SEND_MAX_RUN_BYTES || bytes <= 0)
+        {
+            return false;
+        }
+        final double pack = send.blockCount() * perRunPackNs + bytes * perByteNs;
+        final long fragment = bestFragment(send, send, bytes, maxFragmentBytes);
+        return 2 * pack <= stagedNs(send, send, bytes, fragment);
     }
 
     /** Whether a direct copy by {@code copiers} is estimated no slower than the best staged pipeline. */
@@ -224,8 +274,10 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
                 " (jmpirun --calibrate writes one)", ex);
         }
         final String origin = "file " + file;
+        // perRemoteRunNs came later: a file without it takes the default.
+        final double remote = p.getProperty(PER_REMOTE_RUN) == null ? DEFAULT_PER_REMOTE_RUN_NS : value(p, PER_REMOTE_RUN, origin);
         return new CopyCostModel(value(p, PER_BYTE, origin), value(p, PER_RUN_COPY, origin), value(p, PER_RUN_PACK, origin),
-            value(p, PER_FRAGMENT, origin), origin);
+            value(p, PER_FRAGMENT, origin), remote, origin);
     }
 
     private static double value(final Properties p, final String key, final String origin)
@@ -256,16 +308,17 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8))
         {
             out.write("# jmpi copy cost model (issue 11, docs/pvas.md): " + origin + "\n");
-            out.write("# ns per byte copied, per run step of a type-to-type copy, per run packed, per staged fragment\n");
-            out.write(String.format(Locale.ROOT, "%s=%.6f%n%s=%.4f%n%s=%.4f%n%s=%.1f%n", PER_BYTE, perByteNs, PER_RUN_COPY,
-                perRunCopyNs, PER_RUN_PACK, perRunPackNs, PER_FRAGMENT, perFragmentNs));
+            out.write("# ns per byte copied, per run step of a type-to-type copy, per run packed, per staged fragment, per short run\n");
+            out.write("# read from the peer's buffer\n");
+            out.write(String.format(Locale.ROOT, "%s=%.6f%n%s=%.4f%n%s=%.4f%n%s=%.1f%n%s=%.2f%n", PER_BYTE, perByteNs, PER_RUN_COPY,
+                perRunCopyNs, PER_RUN_PACK, perRunPackNs, PER_FRAGMENT, perFragmentNs, PER_REMOTE_RUN, perRemoteRunNs));
         }
     }
 
     /** One line for {@code jmpi.pvas.stats}. */
     public String describe()
     {
-        return String.format(Locale.ROOT, "perByte=%.4f ns, perRunCopy=%.2f ns, perRunPack=%.2f ns, perFragment=%.0f ns (%s)",
-            perByteNs, perRunCopyNs, perRunPackNs, perFragmentNs, origin);
+        return String.format(Locale.ROOT, "perByte=%.4f ns, perRunCopy=%.2f ns, perRunPack=%.2f ns, perFragment=%.0f ns, perRemoteRun=%.2f ns (%s)",
+            perByteNs, perRunCopyNs, perRunPackNs, perFragmentNs, perRemoteRunNs, origin);
     }
 }

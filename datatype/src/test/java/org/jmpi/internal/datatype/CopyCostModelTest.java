@@ -28,8 +28,10 @@ class CopyCostModelTest
         final LayoutStats contiguous = LayoutStats.contiguous(1 << 20);
         assertTrue(TYPICAL.preferDirect(contiguous, contiguous, 1 << 20, 1, 65536));
         final LayoutStats strided = new LayoutStats(16384, 8, 8);
-        assertTrue(TYPICAL.preferDirect(strided, LayoutStats.contiguous(131072), 131072, 1, 65536),
-            "one side contiguous: the direct copy walks the scattered side once, as packing would");
+        assertTrue(TYPICAL.preferDirect(LayoutStats.contiguous(131072), strided, 131072, 1, 65536),
+            "send side contiguous: the receiver unpacks straight into its own scattered layout, as the pipeline would");
+        assertFalse(TYPICAL.preferDirect(strided, LayoutStats.contiguous(131072), 131072, 1, 65536),
+            "send side finely scattered: each run is a line read from the peer's core, the sender packs faster");
         final LayoutStats coarse = new LayoutStats(16, 8192, 8192);
         assertTrue(TYPICAL.preferDirect(coarse, coarse, 131072, 1, 65536), "coarse blocks on both sides");
     }
@@ -42,6 +44,25 @@ class CopyCostModelTest
         assertFalse(TYPICAL.preferDirect(singles, singles, 131072, 1, 65536));
         assertTrue(TYPICAL.directNs(singles, singles, 131072, 2) < TYPICAL.directNs(singles, singles, 131072, 1),
             "two copiers halve the direct estimate");
+    }
+
+    @Test
+    void shouldPackAtSendOnlyShortRunsOfMessagesTheStagedPipelineWouldNotCarryFaster()
+    {
+        // SPECFEM3D_oc: 1,897 single floats.
+        assertTrue(TYPICAL.packAtSend(new LayoutStats(1897, 4, 4), 7588, 65536));
+        assertFalse(TYPICAL.packAtSend(LayoutStats.contiguous(7588), 7588, 65536), "one run: nothing to pack");
+        assertFalse(TYPICAL.packAtSend(new LayoutStats(64, 128, 128), 8192, 65536), "runs of two lines: the receiver walks them");
+        // NAS_MG_x largest: 65,536 single doubles, where packing, then unpacking, loses to the pipeline's overlap.
+        assertFalse(TYPICAL.packAtSend(new LayoutStats(65536, 8, 8), 524288, 65536));
+    }
+
+    @Test
+    void shouldReadAFileWithoutTheRemoteRunCostAsTheDefault() throws Exception
+    {
+        final Path file = dir.resolve("old.properties");
+        Files.writeString(file, "perByteNs=0.1\nperRunCopyNs=3\nperRunPackNs=1\nperFragmentNs=1500\n");
+        assertEquals(CopyCostModel.DEFAULT_PER_REMOTE_RUN_NS, CopyCostModel.load(file).perRemoteRunNs());
     }
 
     @Test
@@ -86,6 +107,7 @@ class CopyCostModelTest
         assertEquals(TYPICAL.perRunCopyNs(), read.perRunCopyNs(), 1e-4);
         assertEquals(TYPICAL.perRunPackNs(), read.perRunPackNs(), 1e-4);
         assertEquals(TYPICAL.perFragmentNs(), read.perFragmentNs(), 0.1);
+        assertEquals(TYPICAL.perRemoteRunNs(), read.perRemoteRunNs(), 0.01);
         assertTrue(read.origin().contains(file.toString()));
     }
 
