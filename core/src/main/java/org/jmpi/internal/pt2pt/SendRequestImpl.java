@@ -118,6 +118,7 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
         typeId = 0;
         wireLength = 0;
         typeRef = null;
+        staging = null;
         id = 0;
         receiverRequest = 0;
         acceptBytes = 0;
