@@ -480,10 +480,17 @@ public final class Win implements AutoCloseable
     public void fetchAndOp(final Object origin, final int originOffset, final Object result, final int resultOffset, final Datatype type,
         final int target, final long targetDisp, final Op op)
     {
-        if (window.fetchAndOpDirect(origin, originOffset, result, resultOffset, type, target, targetDisp, op))
+        // two calls and nothing else, so that the JIT inlines this method into a caller's loop (its general path, with
+        // the lambda's allocation, compiled here would make it too big to inline)
+        if (!window.fetchAndOpDirect(origin, originOffset, result, resultOffset, type, target, targetDisp, op))
         {
-            return;
+            fetchAndOpGeneral(origin, originOffset, result, resultOffset, type, target, targetDisp, op);
         }
+    }
+
+    private void fetchAndOpGeneral(final Object origin, final int originOffset, final Object result, final int resultOffset,
+        final Datatype type, final int target, final long targetDisp, final Op op)
+    {
         call("Win.fetchAndOp", () -> window.accumulate("Win.fetchAndOp", origin, originOffset, 1, type, result, resultOffset, 1, type,
             target, targetDisp, 1, type, op));
     }
