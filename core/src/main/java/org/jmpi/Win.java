@@ -116,13 +116,55 @@ public final class Win implements AutoCloseable
 
     /**
      * MPI_Win_allocate: a window over {@code sizeBytes} of new direct memory at this rank, in native byte order;
-     * {@link #base()} returns it as a ByteBuffer. Collective.
+     * {@link #base()} returns it as a ByteBuffer. Collective. Where the node's PVAS arena is on
+     * ({@code jmpi.pvas.partition.size}), the memory is in this rank's arena partition (aligned to 64 bytes), so the
+     * other JVMs' puts, gets and atomics on it are direct copies and atomics rather than frames; a partition without
+     * room for it leaves it in ordinary direct memory (docs/rma.md, "Paths").
      */
     public static Win allocate(final long sizeBytes, final int dispUnit, final Info info, final Intracomm comm)
     {
         checkSize("Win.allocate", sizeBytes, comm);
-        return make("Win.allocate", comm, dispUnit, () -> ByteBuffer.allocateDirect((int)sizeBytes).order(ByteOrder.nativeOrder()),
-            info, Flavor.ALLOCATE);
+        final ArenaMemory arena = comm.state.services().component(OneSided.class).arena();
+        final ByteBuffer[] inArena = new ByteBuffer[1];
+        try
+        {
+            final Win win = make("Win.allocate", comm, dispUnit, () ->
+            {
+                inArena[0] = arenaPart(arena, sizeBytes);
+                return inArena[0] != null ? inArena[0] : ByteBuffer.allocateDirect((int)sizeBytes).order(ByteOrder.nativeOrder());
+            }, info, Flavor.ALLOCATE);
+            win.arenaPart = inArena[0];
+            win.arena = arena;
+            return win;
+        }
+        catch (final RuntimeException ex)
+        {
+            if (inArena[0] != null)
+            {
+                arena.free(inArena[0]);
+            }
+            throw ex;
+        }
+    }
+
+    /** {@code sizeBytes} of {@code arena} (null when there is none, or no room, or nothing to allocate). */
+    private static ByteBuffer arenaPart(final ArenaMemory arena, final long sizeBytes)
+    {
+        if (arena == null || sizeBytes == 0)
+        {
+            return null;
+        }
+        try
+        {
+            final ByteBuffer part = arena.allocate(sizeBytes, 64).order(ByteOrder.nativeOrder());
+            // zeroed, as ordinary direct memory is: a block freed earlier holds what its last owner left
+            org.agrona.UnsafeApi.setMemory(org.agrona.BufferUtil.address(part), sizeBytes, (byte)0);
+            return part;
+        }
+        catch (final MpiException ex)
+        {
+            return null;
+        }
     }
 
     /**
