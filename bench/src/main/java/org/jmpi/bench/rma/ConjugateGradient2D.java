@@ -1,5 +1,7 @@
 package org.jmpi.bench.rma;
 
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -30,8 +32,10 @@ import org.jmpi.coarray.Team;
  * Dot products sum over the column blocks: an allreduce in the process row. The exchange in four versions:
  * <ul>
  * <li>{@code two-sided}: the row reduction is an allreduce on the row communicator, the transpose a sendrecv;</li>
- * <li>{@code rma} (get-based, as the paper): the row reduction and the transpose in one epoch: each process gets the
- * column block it needs straight from the partial sums of the processes of that block's row and sums them (in column
+ * <li>{@code rma} (get-based, as the paper): the row reduction and the transpose in one epoch: each process copies
+ * its partial sums into its window (made by {@code Win.allocate}: in the arena where it is on, so the gets between
+ * JVMs are direct copies) and gets the column block it needs straight from the partial sums of the processes of that
+ * block's row and sums them (in column
  * order), between two fences; no process waits for another's row sum, so a product costs two fences rather than
  * four;</li>
  * <li>{@code coarray}: the same with coarray gets between {@code syncAll}s;</li>
@@ -92,6 +96,8 @@ public final class ConjugateGradient2D implements CgSolver
     private final int sendTo;
     private final int receiveFrom;
     private final Win win;
+    /** The RMA version's window memory: my partial sums. */
+    private final DoubleBuffer stage;
     private final Team team;
     private final DoubleCoarray coarray;
     private long nonZeros;
@@ -196,7 +202,8 @@ public final class ConjugateGradient2D implements CgSolver
                 team = null;
                 coarray = null;
                 exchange = new double[exchangeLength];
-                win = Win.create(exchange, Double.BYTES, null, comm);
+                // in the arena where it is on, so the gets between JVMs are direct copies
+                win = Win.allocate((long)maxRow * Double.BYTES, Double.BYTES, null, comm);
             }
             default ->
             {
@@ -206,6 +213,7 @@ public final class ConjugateGradient2D implements CgSolver
                 win = null;
             }
         }
+        stage = win == null ? null : ((ByteBuffer)win.base()).asDoubleBuffer();
     }
 
     /**
@@ -283,6 +291,10 @@ public final class ConjugateGradient2D implements CgSolver
                 sum += values[e] * v[columns[e]];
             }
             exchange[partial + i] = sum;
+        }
+        if (version == Version.RMA)
+        {
+            stage.put(0, exchange, 0, rowCount);
         }
         final int subOffset = colStart[myCol] - colStart[(myCol / k) * k];
         final int sendBlock = myRow * k + myCol % k;
