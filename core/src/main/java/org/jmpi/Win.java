@@ -78,12 +78,12 @@ public final class Win implements AutoCloseable
     }
 
     private final Intracomm comm;
-    private final Window window;
+    final Window window;
     private final Flavor flavor;
     private final Object base;
     private final int dispUnit;
     /** Every rank's part as this rank reaches it (shared windows), or null. */
-    private ByteBuffer[] sharedParts;
+    ByteBuffer[] sharedParts;
     private Info info;
     private String name = "";
 
@@ -116,13 +116,35 @@ public final class Win implements AutoCloseable
 
     /**
      * MPI_Win_allocate: a window over {@code sizeBytes} of new direct memory at this rank, in native byte order;
-     * {@link #base()} returns it as a ByteBuffer. Collective.
+     * {@link #base()} returns it as a ByteBuffer. Collective. Where the node's PVAS arena is on
+     * ({@code jmpi.pvas.partition.size}), the memory is in this rank's arena partition (aligned to 64 bytes), so the
+     * other JVMs' puts, gets and atomics on it are direct copies and atomics rather than frames; a partition without
+     * room for it leaves it in ordinary direct memory (docs/rma.md, "Paths").
      */
     public static Win allocate(final long sizeBytes, final int dispUnit, final Info info, final Intracomm comm)
     {
         checkSize("Win.allocate", sizeBytes, comm);
-        return make("Win.allocate", comm, dispUnit, () -> ByteBuffer.allocateDirect((int)sizeBytes).order(ByteOrder.nativeOrder()),
-            info, Flavor.ALLOCATE);
+        final ArenaMemory arena = comm.state.services().component(OneSided.class).arena();
+        final ByteBuffer[] inArena = new ByteBuffer[1];
+        try
+        {
+            final Win win = make("Win.allocate", comm, dispUnit, () ->
+            {
+                inArena[0] = WinMemory.arenaPart(arena, sizeBytes);
+                return inArena[0] != null ? inArena[0] : ByteBuffer.allocateDirect((int)sizeBytes).order(ByteOrder.nativeOrder());
+            }, info, Flavor.ALLOCATE);
+            win.arenaPart = inArena[0];
+            win.arena = arena;
+            return win;
+        }
+        catch (final RuntimeException ex)
+        {
+            if (inArena[0] != null)
+            {
+                arena.free(inArena[0]);
+            }
+            throw ex;
+        }
     }
 
     /**
@@ -157,12 +179,12 @@ public final class Win implements AutoCloseable
                     "(split the communicator with splitType(SHARED))"));
             }
         }
-        final Win inOneBlock = sharedInOneBlock(sizes, dispUnit, info, comm);
+        final Win inOneBlock = WinMemory.sharedInOneBlock(sizes, dispUnit, info, comm);
         if (inOneBlock != null)
         {
             return inOneBlock;
         }
-        final Win inArena = sharedInArena(sizes, dispUnit, info, comm);
+        final Win inArena = WinMemory.sharedInArena(sizes, dispUnit, info, comm);
         if (inArena != null)
         {
             return inArena;
@@ -172,105 +194,11 @@ public final class Win implements AutoCloseable
             "that are threads of one JVM are mixed with other JVMs; shared windows there are not built (issue 18)");
     }
 
-    /**
-     * Threads of one JVM: rank 0 allocates one block and exposes it in a window of its own; the others reach it through
-     * peer memory and slice their parts. Null (on every rank, decided together) when a rank cannot reach it.
-     */
-    private static Win sharedInOneBlock(final long[] sizes, final int dispUnit, final Info info, final Intracomm comm)
-    {
-        final long[] offsets = new long[comm.size() + 1];
-        for (int r = 0; r < comm.size(); r++)
-        {
-            offsets[r + 1] = offsets[r] + ((sizes[r] + 63) & ~63L);
-        }
-        final Win block = create(comm.rank() == 0 ? ByteBuffer.allocateDirect((int)Math.max(1, offsets[comm.size()])) : null, 1,
-            null, comm);
-        final Object whole = block.window.directMemory(0);
-        if (!everyRank(comm, whole instanceof ByteBuffer))
-        {
-            block.free();
-            return null;
-        }
-        final ByteBuffer[] parts = new ByteBuffer[comm.size()];
-        for (int r = 0; r < comm.size(); r++)
-        {
-            parts[r] = ((ByteBuffer)whole).slice((int)offsets[r], (int)sizes[r]).order(ByteOrder.nativeOrder());
-        }
-        final Win win = make("Win.allocateShared", comm, dispUnit, () -> parts[comm.rank()], info, Flavor.SHARED);
-        win.sharedParts = parts;
-        win.sharedBlock = block;
-        return win;
-    }
-
-    /**
-     * JVMs of one node with the arena: each rank's part in its own partition, the window over it, every part mapped
-     * through the arena's peer memory. Null (on every rank) when a rank has no arena or cannot map a part.
-     */
-    private static Win sharedInArena(final long[] sizes, final int dispUnit, final Info info, final Intracomm comm)
-    {
-        final ArenaMemory arena = comm.state.services().component(OneSided.class).arena();
-        if (!everyRank(comm, arena != null))
-        {
-            return null;
-        }
-        final long mine = sizes[comm.rank()];
-        ByteBuffer part = null;
-        MpiException noRoom = null;
-        try
-        {
-            part = mine == 0 ? null : arena.allocate(mine, 64);
-        }
-        catch (final MpiException ex)
-        {
-            noRoom = ex;
-        }
-        if (!everyRank(comm, noRoom == null))
-        {
-            if (part != null)
-            {
-                arena.free(part);
-            }
-            throw comm.state.handle(noRoom != null ? noRoom : new MpiException(ErrorClass.ERR_NO_MEM, "Win.allocateShared: another " +
-                "rank's arena partition has no room for its part (sizes " + java.util.Arrays.toString(sizes) + " bytes)"));
-        }
-        final ByteBuffer memory = part;
-        final Win win = make("Win.allocateShared", comm, dispUnit, () -> memory, info, Flavor.SHARED);
-        final ByteBuffer[] parts = new ByteBuffer[comm.size()];
-        boolean mapped = true;
-        for (int r = 0; r < comm.size(); r++)
-        {
-            final Object m = sizes[r] == 0 ? ByteBuffer.allocateDirect(0) : win.window.directMemory(r);
-            mapped &= m instanceof ByteBuffer;
-            parts[r] = m instanceof ByteBuffer b ? b.duplicate().order(ByteOrder.nativeOrder()) : null;
-        }
-        if (!everyRank(comm, mapped))
-        {
-            win.free();
-            if (part != null)
-            {
-                arena.free(part);
-            }
-            return null;
-        }
-        win.sharedParts = parts;
-        win.arenaPart = part;
-        win.arena = arena;
-        return win;
-    }
-
-    /** Whether {@code mine} holds on every rank of {@code comm} (collective). */
-    private static boolean everyRank(final Intracomm comm, final boolean mine)
-    {
-        final int[] all = {mine ? 1 : 0};
-        comm.allreduce(Comm.IN_PLACE, 0, all, 0, 1, Datatype.INT, Op.MIN);
-        return all[0] == 1;
-    }
-
     /** The window rank 0's block lives in (threads of one JVM), freed with this one; or null. */
-    private Win sharedBlock;
-    /** This rank's part in the arena (shared windows across JVMs), freed with the window; or null. */
-    private ByteBuffer arenaPart;
-    private ArenaMemory arena;
+    Win sharedBlock;
+    /** This rank's part in the arena (shared windows across JVMs, allocated windows), freed with the window; or null. */
+    ByteBuffer arenaPart;
+    ArenaMemory arena;
 
     /**
      * MPI_Win_create_dynamic: a window without memory; each rank attaches memory later ({@link #attach}) and tells its
@@ -307,7 +235,7 @@ public final class Win implements AutoCloseable
         }
     }
 
-    private static Win make(final String call, final Intracomm comm, final int dispUnit, final Supplier<Object> memory, final Info info,
+    static Win make(final String call, final Intracomm comm, final int dispUnit, final Supplier<Object> memory, final Info info,
         final Flavor flavor)
     {
         if (dispUnit <= 0)
@@ -480,10 +408,17 @@ public final class Win implements AutoCloseable
     public void fetchAndOp(final Object origin, final int originOffset, final Object result, final int resultOffset, final Datatype type,
         final int target, final long targetDisp, final Op op)
     {
-        if (window.fetchAndOpDirect(origin, originOffset, result, resultOffset, type, target, targetDisp, op))
+        // two calls and nothing else, so that the JIT inlines this method into a caller's loop (its general path, with
+        // the lambda's allocation, compiled here would make it too big to inline)
+        if (!window.fetchAndOpDirect(origin, originOffset, result, resultOffset, type, target, targetDisp, op))
         {
-            return;
+            fetchAndOpGeneral(origin, originOffset, result, resultOffset, type, target, targetDisp, op);
         }
+    }
+
+    private void fetchAndOpGeneral(final Object origin, final int originOffset, final Object result, final int resultOffset,
+        final Datatype type, final int target, final long targetDisp, final Op op)
+    {
         call("Win.fetchAndOp", () -> window.accumulate("Win.fetchAndOp", origin, originOffset, 1, type, result, resultOffset, 1, type,
             target, targetDisp, 1, type, op));
     }
@@ -554,7 +489,7 @@ public final class Win implements AutoCloseable
             window.fence("Win.fence", (assertion & MODE_NOSUCCEED) == 0);
             if (fenceDirect == 0)
             {
-                fenceDirect = everyRank(comm, window.barrierDirect()) ? 1 : -1;
+                fenceDirect = WinMemory.everyRank(comm, window.barrierDirect()) ? 1 : -1;
             }
             if (fenceDirect > 0)
             {

@@ -1,5 +1,7 @@
 package org.jmpi.bench.rma;
 
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
 import java.util.Locale;
 import java.util.function.ToDoubleBiFunction;
 
@@ -20,8 +22,9 @@ import org.jmpi.coarray.Team;
  * {@code p} for the matrix-vector product, gathered four ways:
  * <ul>
  * <li>{@code two-sided}: {@code allgatherv} of every rank's block;</li>
- * <li>{@code rma}: get-based, as the paper's RMA version: inside a fence epoch each rank gets every other rank's
- * block of {@code p} from a window;</li>
+ * <li>{@code rma}: get-based, as the paper's RMA version: each rank copies its block of {@code p} into its window
+ * (made by {@code Win.allocate}: in the arena where it is on, so the gets between JVMs are direct copies), then inside
+ * a fence epoch gets every other rank's block from theirs;</li>
  * <li>{@code coarray}: {@code p} is a coarray; after {@code syncAll} each image gets every other image's block;</li>
  * <li>{@code coarray-nb} (the paper's nonblocking variant): each image {@code putAsync}s its block into every other
  * image's copy, completed by one {@code syncAll}.</li>
@@ -64,6 +67,8 @@ public final class ConjugateGradient implements CgSolver
     private final double[] z;
     private final double[] x;
     private final Win win;
+    /** The RMA version's window memory: my block of p. */
+    private final DoubleBuffer stage;
     private final Team team;
     private final DoubleCoarray coarray;
     private long nonZeros;
@@ -120,8 +125,9 @@ public final class ConjugateGradient implements CgSolver
             team = null;
             coarray = null;
             p = new double[total];
-            win = version == Version.RMA ? Win.create(p, 8, null, comm) : null;
+            win = version == Version.RMA ? Win.allocate((long)rows * Double.BYTES, Double.BYTES, null, comm) : null;
         }
+        stage = win == null ? null : ((ByteBuffer)win.base()).asDoubleBuffer();
     }
 
     private int entry(final int at, final int column, final double value)
@@ -227,12 +233,13 @@ public final class ConjugateGradient implements CgSolver
 
     private void gatherRma()
     {
+        stage.put(0, p, displs[comm.rank()], rows);
         win.fence(Win.MODE_NOPRECEDE);
         for (int k = 0; k < comm.size(); k++)
         {
             if (k != comm.rank())
             {
-                win.get(p, displs[k], counts[k], Datatype.DOUBLE, k, displs[k], counts[k], Datatype.DOUBLE);
+                win.get(p, displs[k], counts[k], Datatype.DOUBLE, k, 0, counts[k], Datatype.DOUBLE);
             }
         }
         win.fence(Win.MODE_NOSUCCEED);

@@ -1,5 +1,7 @@
 package org.jmpi.bench.rma;
 
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -30,8 +32,12 @@ import org.jmpi.coarray.Team;
  * Dot products sum over the column blocks: an allreduce in the process row. The exchange in four versions:
  * <ul>
  * <li>{@code two-sided}: the row reduction is an allreduce on the row communicator, the transpose a sendrecv;</li>
- * <li>{@code rma} (get-based, as the paper): each process gets the row's partial sums from a window and sums them,
- * then gets its column block from its transpose source, in fence epochs;</li>
+ * <li>{@code rma} (get-based, as the paper): the row reduction and the transpose in one epoch: each process copies
+ * its partial sums into its window (made by {@code Win.allocate}: in the arena where it is on, so the gets between
+ * JVMs are direct copies) and gets the column block it needs straight from the partial sums of the processes of that
+ * block's row and sums them (in column
+ * order), between two fences; no process waits for another's row sum, so a product costs two fences rather than
+ * four;</li>
  * <li>{@code coarray}: the same with coarray gets between {@code syncAll}s;</li>
  * <li>{@code coarray-nb} (the paper's nonblocking variant): each process puts its partial sum into a slot of every
  * process of its row and, once summed, its column blocks into their receivers, with {@code putAsync} completed at
@@ -90,6 +96,8 @@ public final class ConjugateGradient2D implements CgSolver
     private final int sendTo;
     private final int receiveFrom;
     private final Win win;
+    /** The RMA version's window memory: my partial sums. */
+    private final DoubleBuffer stage;
     private final Team team;
     private final DoubleCoarray coarray;
     private long nonZeros;
@@ -194,7 +202,8 @@ public final class ConjugateGradient2D implements CgSolver
                 team = null;
                 coarray = null;
                 exchange = new double[exchangeLength];
-                win = Win.create(exchange, Double.BYTES, null, comm);
+                // in the arena where it is on, so the gets between JVMs are direct copies
+                win = Win.allocate((long)maxRow * Double.BYTES, Double.BYTES, null, comm);
             }
             default ->
             {
@@ -204,6 +213,7 @@ public final class ConjugateGradient2D implements CgSolver
                 win = null;
             }
         }
+        stage = win == null ? null : ((ByteBuffer)win.base()).asDoubleBuffer();
     }
 
     /**
@@ -282,6 +292,10 @@ public final class ConjugateGradient2D implements CgSolver
             }
             exchange[partial + i] = sum;
         }
+        if (version == Version.RMA)
+        {
+            stage.put(0, exchange, 0, rowCount);
+        }
         final int subOffset = colStart[myCol] - colStart[(myCol / k) * k];
         final int sendBlock = myRow * k + myCol % k;
         final int sendOffset = colStart[sendBlock] - rowLo;
@@ -304,13 +318,23 @@ public final class ConjugateGradient2D implements CgSolver
 
     private void exchangeRma(final double[] out, final int subOffset)
     {
+        // column block myCol of A v lies at subOffset in row block myCol / k: the sum of that row's partials there
+        final int sourceRow = myCol / k;
         win.fence(Win.MODE_NOPRECEDE);
-        getPartials();
-        win.fence(0);
-        sumPartials(maxRow);
-        win.fence(0);
-        win.get(out, 0, colCount, Datatype.DOUBLE, receiveFrom, maxRow + subOffset, colCount, Datatype.DOUBLE);
+        for (int j = 0; j < gridCols; j++)
+        {
+            win.get(parts, j * maxRow, colCount, Datatype.DOUBLE, sourceRow * gridCols + j, subOffset, colCount, Datatype.DOUBLE);
+        }
         win.fence(Win.MODE_NOSUCCEED);
+        for (int i = 0; i < colCount; i++)
+        {
+            double sum = 0;
+            for (int j = 0; j < gridCols; j++)
+            {
+                sum += parts[j * maxRow + i];
+            }
+            out[i] = sum;
+        }
     }
 
     private void exchangeCoarray(final double[] out, final int subOffset)
@@ -348,7 +372,7 @@ public final class ConjugateGradient2D implements CgSolver
         System.arraycopy(exchange, gridCols * maxRow, out, 0, colCount);
     }
 
-    /** The get-based versions: every other process of my row's partial sum into {@link #parts} (mine copied). */
+    /** The coarray version: every other process of my row's partial sum into {@link #parts} (mine copied). */
     private void getPartials()
     {
         for (int j = 0; j < gridCols; j++)
@@ -357,10 +381,6 @@ public final class ConjugateGradient2D implements CgSolver
             if (j == myCol)
             {
                 System.arraycopy(exchange, 0, parts, j * maxRow, rowCount);
-            }
-            else if (version == Version.RMA)
-            {
-                win.get(parts, j * maxRow, rowCount, Datatype.DOUBLE, peer, 0, rowCount, Datatype.DOUBLE);
             }
             else
             {

@@ -1,5 +1,7 @@
 package org.jmpi.bench.rma;
 
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
 import java.util.Locale;
 
 import org.jmpi.CartComm;
@@ -21,8 +23,12 @@ import org.jmpi.coarray.Team;
  * exchange written four ways (issue 18, item 6):
  * <ul>
  * <li>{@code two-sided}: irecv/isend of the four faces (the j faces as a vector type), j first, then i;</li>
- * <li>{@code rma}: get-based, as the paper's MPI RMA version: fence, each rank gets its j halos from its
- * neighbours' boundaries, fence, then its i halos, fence (on a grid of one column of ranks, no j step and its fence);</li>
+ * <li>{@code rma}: get-based, as the paper's MPI RMA version, over a window made by {@code Win.allocate} (so that with
+ * the PVAS arena on the gets between JVMs are direct copies out of the arena rather than frames): each rank copies
+ * its boundary into its window memory, the j faces packed, fence, gets its j halos from its neighbours' windows,
+ * fence, unpacks them and copies its i boundary planes (which carry the j halos, so the corners arrive too) into its
+ * window, fence, gets its i halos straight into {@code p}, fence (on a grid of one column of ranks, no j step and
+ * its two fences);</li>
  * <li>{@code coarray}: each rank puts its boundary into its neighbours' halos with blocking coarray puts (strided
  * sections for the j faces), {@code syncAll} after each direction;</li>
  * <li>{@code coarray-nb}: the same with {@code putAsync} (the paper's {@code nonblock}).</li>
@@ -82,6 +88,13 @@ public final class Himeno
     private final Team team;
     private final DoubleCoarray coarray;
     private final Win win;
+    /** The RMA version's window memory: my boundary planes i = 1 and ni, then my j faces j = 1 and nj packed. */
+    private final DoubleBuffer stage;
+    /** Doubles of a packed j face slot: the largest ni times mk. */
+    private final int faceSlot;
+    /** The RMA version's j halos as they arrive, from jLo and from jHi. */
+    private final double[] faceFromLo;
+    private final double[] faceFromHi;
     private final Section[] jSections = new Section[4];
 
     /** Sets up one rank's block of an {@code imax x jmax x kmax} grid (collective for the RMA and coarray versions). */
@@ -112,7 +125,6 @@ public final class Himeno
             team = Team.of(cart);
             coarray = DoubleCoarray.allocate(team, mi * plane);
             p = coarray.local();
-            win = null;
             final int[] shape = {mi, mj, mk};
             jSections[0] = Section.of(shape, new int[] {1, 1, 0}, new int[] {ni, 1, mk}, new int[] {1, 1, 1});
             jSections[1] = Section.of(shape, new int[] {1, nj, 0}, new int[] {ni, 1, mk}, new int[] {1, 1, 1});
@@ -124,7 +136,21 @@ public final class Himeno
             team = null;
             coarray = null;
             p = new double[mi * plane];
-            win = version == Version.RMA ? Win.create(p, 8, null, cart) : null;
+        }
+        faceSlot = (mi - 2) * mk;
+        if (version == Version.RMA)
+        {
+            win = Win.allocate((2L * plane + 2L * faceSlot) * Double.BYTES, Double.BYTES, null, cart);
+            stage = ((ByteBuffer)win.base()).asDoubleBuffer();
+            faceFromLo = new double[ni * mk];
+            faceFromHi = new double[ni * mk];
+        }
+        else
+        {
+            win = null;
+            stage = null;
+            faceFromLo = null;
+            faceFromHi = null;
         }
         wrk2 = new double[mi * plane];
         final int iStart = 1 + offset(imax - 2, dims[0], coords[0]);
@@ -189,27 +215,50 @@ public final class Himeno
 
     private void rmaGet()
     {
-        win.fence(Win.MODE_NOPRECEDE);
+        final int faces = 2 * plane;
+        final int face = ni * mk;
         // a grid of one column of ranks (dims[1] = 1, the same on every rank) has no j faces to exchange
         if (dims[1] > 1)
         {
+            for (int i = 1; i <= ni; i++)
+            {
+                stage.put(faces + (i - 1) * mk, p, at(i, 1, 0), mk);
+                stage.put(faces + faceSlot + (i - 1) * mk, p, at(i, nj, 0), mk);
+            }
+            win.fence(Win.MODE_NOPRECEDE);
+            // j neighbours share my ni: jLo's last face fills my j = 0, jHi's first my j = nj + 1
             if (jLo >= 0)
             {
-                win.get(p, at(1, 0, 0), 1, jFace, jLo, at(1, njOfJLo, 0), 1, jFace);
+                win.get(faceFromLo, 0, face, Datatype.DOUBLE, jLo, faces + faceSlot, face, Datatype.DOUBLE);
             }
             if (jHi >= 0)
             {
-                win.get(p, at(1, nj + 1, 0), 1, jFace, jHi, at(1, 1, 0), 1, jFace);
+                win.get(faceFromHi, 0, face, Datatype.DOUBLE, jHi, faces, face, Datatype.DOUBLE);
             }
             win.fence(0);
+            for (int i = 1; i <= ni; i++)
+            {
+                if (jLo >= 0)
+                {
+                    System.arraycopy(faceFromLo, (i - 1) * mk, p, at(i, 0, 0), mk);
+                }
+                if (jHi >= 0)
+                {
+                    System.arraycopy(faceFromHi, (i - 1) * mk, p, at(i, nj + 1, 0), mk);
+                }
+            }
         }
+        stage.put(0, p, at(1, 0, 0), plane);
+        stage.put(plane, p, at(ni, 0, 0), plane);
+        win.fence(dims[1] > 1 ? 0 : Win.MODE_NOPRECEDE);
+        // iLo's last plane (its slot 1) fills my i = 0, iHi's first (slot 0) my i = ni + 1
         if (iLo >= 0)
         {
-            win.get(p, at(0, 0, 0), plane, Datatype.DOUBLE, iLo, at(niOfILo, 0, 0), plane, Datatype.DOUBLE);
+            win.get(p, at(0, 0, 0), plane, Datatype.DOUBLE, iLo, plane, plane, Datatype.DOUBLE);
         }
         if (iHi >= 0)
         {
-            win.get(p, at(ni + 1, 0, 0), plane, Datatype.DOUBLE, iHi, at(1, 0, 0), plane, Datatype.DOUBLE);
+            win.get(p, at(ni + 1, 0, 0), plane, Datatype.DOUBLE, iHi, 0, plane, Datatype.DOUBLE);
         }
         win.fence(Win.MODE_NOSUCCEED);
     }

@@ -1,5 +1,7 @@
 package org.jmpi.internal.rma;
 
+import java.util.Arrays;
+
 import org.agrona.UnsafeApi;
 import org.jmpi.Datatype;
 import org.jmpi.MpiException;
@@ -43,15 +45,35 @@ final class DirectTargets
     private final byte[] state;
     private final Object[] base;
     private final long[] address;
+    /** Per target: its window's size in bytes and displacement unit, and its memory's element type (null: any). */
+    private final long[] sizes;
+    private final int[] dispUnits;
+    private final Datatype[] elements;
+    /**
+     * Per target: the largest displacement at which a long (an int) lies inside a directly reached window whose memory
+     * takes longs (ints); -1 otherwise (reached by messages, not learnt yet, another element type, too small). One
+     * compare then covers the path, the element type and the range on fetch_and_op's hot path.
+     */
+    private final long[] longDisps;
+    private final long[] intDisps;
     private final byte[] operand = new byte[16];
     private final byte[] fetched = new byte[16];
     private final byte[] scratch = new byte[16];
 
-    DirectTargets(final int size)
+    /** Over the window's per-target sizes, displacement units and element types (read, never written, here). */
+    DirectTargets(final long[] sizes, final int[] dispUnits, final Datatype[] elements)
     {
+        final int size = sizes.length;
+        this.sizes = sizes;
+        this.dispUnits = dispUnits;
+        this.elements = elements;
         state = new byte[size];
         base = new Object[size];
         address = new long[size];
+        longDisps = new long[size];
+        intDisps = new long[size];
+        Arrays.fill(longDisps, -1);
+        Arrays.fill(intDisps, -1);
     }
 
     /** Whether target {@code r}'s path is known (learnt once). */
@@ -70,30 +92,137 @@ final class DirectTargets
         }
         base[r] = direct.base();
         address[r] = direct.address();
+        longDisps[r] = lastDisp(r, Datatype.LONG);
+        intDisps[r] = lastDisp(r, Datatype.INT);
         state[r] = DIRECT;
     }
 
+    /** Every target as reached by messages from now on (the window is freed). */
+    void forget()
+    {
+        Arrays.fill(state, BY_MESSAGES);
+        Arrays.fill(longDisps, -1);
+        Arrays.fill(intDisps, -1);
+    }
+
+    private long lastDisp(final int r, final Datatype type)
+    {
+        final long unit = type.size();
+        final int dispUnit = dispUnits[r];
+        return (elements[r] == null || elements[r] == type) && dispUnit > 0 && sizes[r] >= unit ? (sizes[r] - unit) / dispUnit : -1;
+    }
+
     /**
-     * The fetch-and-op on target {@code r}'s element at {@code targetByte} (checked by the caller to lie inside the
-     * target's window, at an element of its type), or false when it does not apply here.
+     * The fetch-and-op on target {@code r}'s element at displacement {@code disp} (the caller checked the epoch and
+     * {@code r}), or false, having done nothing, when it does not apply here. A long or an int with SUM (the counter
+     * pattern, kept small enough for the JIT to inline into the caller's loop), REPLACE or NO_OP is one hardware
+     * atomic; other ops and types go through {@link #otherOp}.
      */
     boolean fetchAndOp(final Object origin, final int originOffset, final Object result, final int resultOffset, final Datatype type,
-        final int r, final long targetByte, final Op op)
+        final int r, final long disp, final Op op)
     {
-        if (state[r] != DIRECT)
+        if (type == Datatype.LONG)
+        {
+            if (disp < 0 || disp > longDisps[r])
+            {
+                return false;
+            }
+            final long at = address[r] + disp * dispUnits[r];
+            if ((at & 7) != 0 || !(result instanceof long[] out) || resultOffset < 0 || resultOffset >= out.length)
+            {
+                return false;
+            }
+            if (op == Op.SUM && origin instanceof long[] in && originOffset >= 0 && originOffset < in.length)
+            {
+                out[resultOffset] = UnsafeApi.getAndAddLong(base[r], at, in[originOffset]);
+                return true;
+            }
+            return longOp(origin, originOffset, out, resultOffset, base[r], at, op);
+        }
+        return notLong(origin, originOffset, result, resultOffset, type, r, disp, op);
+    }
+
+    /** {@link #fetchAndOp} on an int (as on a long) or another type: apart, so that the long's path stays small. */
+    private boolean notLong(final Object origin, final int originOffset, final Object result, final int resultOffset, final Datatype type,
+        final int r, final long disp, final Op op)
+    {
+        if (type == Datatype.INT)
+        {
+            if (disp < 0 || disp > intDisps[r])
+            {
+                return false;
+            }
+            final long at = address[r] + disp * dispUnits[r];
+            if ((at & 3) != 0 || !(result instanceof int[] out) || resultOffset < 0 || resultOffset >= out.length)
+            {
+                return false;
+            }
+            if (op == Op.SUM && origin instanceof int[] in && originOffset >= 0 && originOffset < in.length)
+            {
+                out[resultOffset] = UnsafeApi.getAndAddInt(base[r], at, in[originOffset]);
+                return true;
+            }
+            return intOp(origin, originOffset, out, resultOffset, base[r], at, op);
+        }
+        return otherType(origin, originOffset, result, resultOffset, type, r, disp, op);
+    }
+
+    /** REPLACE and NO_OP on a long as one atomic, other ops through {@link #otherOp}; the target element checked. */
+    private boolean longOp(final Object origin, final int originOffset, final long[] out, final int resultOffset, final Object targetBase,
+        final long at, final Op op)
+    {
+        if (op == Op.NO_OP)
+        {
+            out[resultOffset] = UnsafeApi.getLongVolatile(targetBase, at);
+            return true;
+        }
+        if (op == Op.REPLACE && origin instanceof long[] in && originOffset >= 0 && originOffset < in.length)
+        {
+            out[resultOffset] = UnsafeApi.getAndSetLong(targetBase, at, in[originOffset]);
+            return true;
+        }
+        return op != null && otherOp(origin, originOffset, out, resultOffset, Datatype.LONG, targetBase, at, op);
+    }
+
+    /** As {@link #longOp} for an int. */
+    private boolean intOp(final Object origin, final int originOffset, final int[] out, final int resultOffset, final Object targetBase,
+        final long at, final Op op)
+    {
+        if (op == Op.NO_OP)
+        {
+            out[resultOffset] = UnsafeApi.getIntVolatile(targetBase, at);
+            return true;
+        }
+        if (op == Op.REPLACE && origin instanceof int[] in && originOffset >= 0 && originOffset < in.length)
+        {
+            out[resultOffset] = UnsafeApi.getAndSetInt(targetBase, at, in[originOffset]);
+            return true;
+        }
+        return op != null && otherOp(origin, originOffset, out, resultOffset, Datatype.INT, targetBase, at, op);
+    }
+
+    /** A basic type other than long and int: the element, range and alignment checks, then {@link #otherOp}. */
+    private boolean otherType(final Object origin, final int originOffset, final Object result, final int resultOffset,
+        final Datatype type, final int r, final long disp, final Op op)
+    {
+        if (state[r] != DIRECT || type == null || op == null || disp < 0 || !type.isPredefined() ||
+            (elements[r] != null && elements[r] != type))
         {
             return false;
         }
-        final Object targetBase = base[r];
-        final long at = address[r] + targetByte;
-        // the counter pattern, kept small enough for the JIT to inline into the caller's loop
-        if (op == Op.SUM && type == Datatype.LONG && (at & 7) == 0 && result instanceof long[] out && origin instanceof long[] in &&
-            resultOffset >= 0 && resultOffset < out.length && originOffset >= 0 && originOffset < in.length)
+        final long unit = type.size();
+        final long limit = sizes[r];
+        // basic array types only: sizes 1, 2, 4, 8, so the alignment check needs no division
+        if (unit <= 0 || (unit & (unit - 1)) != 0 || disp > limit / dispUnits[r])
         {
-            out[resultOffset] = UnsafeApi.getAndAddLong(targetBase, at, in[originOffset]);
-            return true;
+            return false;
         }
-        return otherOp(origin, originOffset, result, resultOffset, type, targetBase, at, op);
+        final long targetByte = disp * dispUnits[r];
+        if (targetByte + unit > limit || (targetByte & (unit - 1)) != 0)
+        {
+            return false;
+        }
+        return otherOp(origin, originOffset, result, resultOffset, type, base[r], address[r] + targetByte, op);
     }
 
     /**
@@ -120,7 +249,7 @@ final class DirectTargets
         return true;
     }
 
-    /** Every other op and basic array type: as {@link #fetchAndOp}, or false when it does not apply. */
+    /** Every other op and basic array type (through {@link Atomics}): as {@link #fetchAndOp}, or false when it does not apply. */
     private boolean otherOp(final Object origin, final int originOffset, final Object result, final int resultOffset, final Datatype type,
         final Object targetBase, final long at, final Op op)
     {
@@ -138,26 +267,6 @@ final class DirectTargets
         catch (final MpiException ex)
         {
             return false;
-        }
-        if (type == Datatype.LONG && (code == Op.CODE_SUM || code == Op.CODE_REPLACE || code == Op.CODE_NO_OP))
-        {
-            ((long[])result)[resultOffset] = switch (code)
-            {
-                case Op.CODE_SUM -> UnsafeApi.getAndAddLong(targetBase, at, ((long[])origin)[originOffset]);
-                case Op.CODE_REPLACE -> UnsafeApi.getAndSetLong(targetBase, at, ((long[])origin)[originOffset]);
-                default -> UnsafeApi.getLongVolatile(targetBase, at);
-            };
-            return true;
-        }
-        if (type == Datatype.INT && (code == Op.CODE_SUM || code == Op.CODE_REPLACE || code == Op.CODE_NO_OP))
-        {
-            ((int[])result)[resultOffset] = switch (code)
-            {
-                case Op.CODE_SUM -> UnsafeApi.getAndAddInt(targetBase, at, ((int[])origin)[originOffset]);
-                case Op.CODE_REPLACE -> UnsafeApi.getAndSetInt(targetBase, at, ((int[])origin)[originOffset]);
-                default -> UnsafeApi.getIntVolatile(targetBase, at);
-            };
-            return true;
         }
         final long arrayBase = arrayBase(type);
         if (code != Op.CODE_NO_OP)

@@ -139,7 +139,7 @@ public final class Window
             inFlight[r] = new ArrayList<>();
         }
         lockHeld = new int[size];
-        direct = new DirectTargets(size);
+        direct = new DirectTargets(sizes, dispUnits, elementTypes);
     }
 
     /** Longs each rank contributes to the exchange at create. */
@@ -279,29 +279,27 @@ public final class Window
     public boolean fetchAndOpDirect(final Object origin, final int originOffset, final Object result, final int resultOffset,
         final Datatype type, final int target, final long disp, final Op op)
     {
-        if (freed || directory != null || target < 0 || target >= size || disp < 0 || type == null || op == null ||
-            !(fenceOpen || lockAll || lockHeld[target] != 0 || (inStart != null && inStart[target])) || comm.services().finalized())
+        // the fewest checks that keep the path, inlined, small: a freed window's targets are forgotten, a dynamic
+        // window's never learnt, and DirectTargets checks the element, its range and the arrays
+        if (target < 0 || target >= size || !(lockAll || lockHeld[target] != 0 || fenceOpen || (inStart != null && inStart[target])) ||
+            comm.services().finalized())
         {
             return false;
         }
-        final Datatype element = elementTypes[target];
-        final long limit = sizes[target];
-        final long unit = type.size();
-        // the hot path takes basic array types only: sizes 1, 2, 4, 8, so the alignment check needs no division
-        if ((element != null && element != type) || disp > limit || !type.isPredefined() || unit <= 0 || (unit & (unit - 1)) != 0)
+        return direct.fetchAndOp(origin, originOffset, result, resultOffset, type, target, disp, op) ||
+            firstFetchAndOp(origin, originOffset, result, resultOffset, type, target, disp, op);
+    }
+
+    /** The first fetch-and-op to {@code target}: learns its path, then tries again; false when already known. */
+    private boolean firstFetchAndOp(final Object origin, final int originOffset, final Object result, final int resultOffset,
+        final Datatype type, final int target, final long disp, final Op op)
+    {
+        if (freed || direct.known(target))
         {
             return false;
         }
-        final long targetByte = disp * dispUnits[target];
-        if (targetByte + unit > limit || (targetByte & (unit - 1)) != 0)
-        {
-            return false;
-        }
-        if (!direct.known(target))
-        {
-            learn(target);
-        }
-        return direct.fetchAndOp(origin, originOffset, result, resultOffset, type, target, targetByte, op);
+        learn(target);
+        return direct.fetchAndOp(origin, originOffset, result, resultOffset, type, target, disp, op);
     }
 
     /**
@@ -369,7 +367,7 @@ public final class Window
     /** Resolves target {@code r}'s memory on the engine once, for {@link DirectTargets}. */
     private void learn(final int r)
     {
-        direct.learn(r, engine.call(() -> target(r).direct()));
+        direct.learn(r, directory != null ? null : engine.call(() -> target(r).direct()));
     }
 
     /**
@@ -911,6 +909,7 @@ public final class Window
     public void release()
     {
         freed = true;
+        direct.forget();
         engine.call(() ->
         {
             if (region != null)

@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
+import org.jmpi.Op;
 import org.jmpi.Ranks;
 import org.jmpi.Win;
 import org.jmpi.coarray.DoubleCoarray;
@@ -111,6 +112,51 @@ class DirectCopyTest
             win.free();
             assertEquals(ErrorClass.ERR_WIN, assertThrows(MpiException.class,
                 () -> win.get(data, 0, 1, Datatype.DOUBLE, target, 0, 1, Datatype.DOUBLE)).errorClass(), "a freed window");
+        });
+    }
+
+    @Test
+    void shouldReachAllocatedWindowsDirectlyWhereTheArenaIsOn()
+    {
+        // ranks as isolated JVMs with the PVAS arena (the pvas axis): Win.allocate's memory is in the arena, so puts,
+        // gets and fetch_and_ops on it are direct (no allocation), where a window over a heap array goes by frames
+        final boolean arena = System.getProperty("jmpi.pvas.partition.size") != null;
+        Assumptions.assumeTrue(!isolated() || arena, "without the arena, isolated ranks reach each other by frames");
+        Ranks.run(2, (mpi, world) ->
+        {
+            try (Win win = Win.allocate(64 * Double.BYTES, Double.BYTES, null, world))
+            {
+                final ByteBuffer mine = (ByteBuffer)win.base();
+                assertEquals(0, mine.getLong(8), "zeroed");
+                mine.putDouble(8, world.rank() + 0.5);
+                world.barrier();
+                win.lockAll(0);
+                final double[] plane = new double[32];
+                final long[] one = {1};
+                final long[] old = new long[1];
+                final int target = 1 - world.rank();
+                for (int i = 0; i < 20_000; i++)
+                {
+                    win.get(plane, 0, 32, Datatype.DOUBLE, target, 0, 32, Datatype.DOUBLE);
+                    win.fetchAndOp(one, 0, old, 0, Datatype.LONG, target, 40, Op.SUM);
+                    win.flush(target);
+                }
+                assertEquals(target + 0.5, plane[1], "the target's element, read directly");
+                final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+                final long before = threads.getCurrentThreadAllocatedBytes();
+                for (int i = 0; i < 10_000; i++)
+                {
+                    win.put(plane, 0, 32, Datatype.DOUBLE, target, 0, 32, Datatype.DOUBLE);
+                    win.fetchAndOp(one, 0, old, 0, Datatype.LONG, target, 40, Op.SUM);
+                    win.flush(target);
+                }
+                final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+                win.unlockAll();
+                world.barrier();
+                assertTrue(allocated < 1_000, "10 000 puts and fetch_and_ops on allocated memory allocated " + allocated + " bytes");
+                assertEquals(30_000, mine.getLong(40 * Double.BYTES), "every fetch_and_op of the other rank");
+                world.barrier();
+            }
         });
     }
 

@@ -248,6 +248,58 @@ class FetchAndOpTest
         });
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void shouldTakeIntsAndLongsAtAnyDisplacementUnitAndLeaveTheTargetAloneOnBadArrays(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int target = (world.rank() + 1) % size;
+            final ByteBuffer memory = ByteBuffer.allocateDirect(32).order(ByteOrder.nativeOrder());
+            try (Win win = Win.create(memory, 4, null, world))
+            {
+                win.lockAll(0);
+                final int[] oldInt = new int[1];
+                final long[] oldLong = new long[1];
+                win.fetchAndOp(new int[] {5}, 0, oldInt, 0, Datatype.INT, target, 1, Op.SUM);
+                win.flush(target);
+                win.fetchAndOp(new int[] {9}, 0, oldInt, 0, Datatype.INT, target, 1, Op.REPLACE);
+                win.flush(target);
+                assertEquals(5, oldInt[0], "int REPLACE fetches the SUM's result");
+                win.fetchAndOp(null, 0, oldInt, 0, Datatype.INT, target, 1, Op.NO_OP);
+                win.flush(target);
+                assertEquals(9, oldInt[0], "int NO_OP");
+                // displacement 2 of 4 bytes: byte 8, a long's boundary; displacement 1: byte 4, not one
+                win.fetchAndOp(new long[] {1L << 40}, 0, oldLong, 0, Datatype.LONG, target, 2, Op.SUM);
+                win.flush(target);
+                win.fetchAndOp(new long[] {3}, 0, oldLong, 0, Datatype.LONG, target, 2, Op.REPLACE);
+                win.flush(target);
+                assertEquals(1L << 40, oldLong[0], "long REPLACE fetches the SUM's result");
+                win.fetchAndOp(null, 0, oldLong, 0, Datatype.LONG, target, 2, Op.NO_OP);
+                win.flush(target);
+                assertEquals(3, oldLong[0], "long NO_OP");
+                win.fetchAndOp(new long[] {2}, 0, oldLong, 0, Datatype.LONG, target, 2, Op.MAX);
+                win.flush(target);
+                assertEquals(3, oldLong[0], "long MAX fetches");
+                // arrays too short for the offsets: an error and the target untouched
+                assertThrows(MpiException.class, () -> win.fetchAndOp(new long[] {1}, 0, new long[1], 1, Datatype.LONG, target, 2, Op.SUM));
+                assertThrows(MpiException.class, () -> win.fetchAndOp(new long[] {1}, 1, new long[1], 0, Datatype.LONG, target, 2, Op.SUM));
+                assertThrows(MpiException.class, () -> win.fetchAndOp(new int[] {1}, 0, new int[1], -1, Datatype.INT, target, 1, Op.SUM));
+                // the last long of the window, and one past it
+                win.fetchAndOp(new long[] {4}, 0, oldLong, 0, Datatype.LONG, target, 6, Op.SUM);
+                win.flush(target);
+                assertEquals(ErrorClass.ERR_RMA_RANGE, assertThrows(MpiException.class,
+                    () -> win.fetchAndOp(new long[] {4}, 0, new long[1], 0, Datatype.LONG, target, 7, Op.SUM)).errorClass(), "past the end");
+                win.unlockAll();
+                world.barrier();
+                assertEquals(9, memory.getInt(4), "the int");
+                assertEquals(3, memory.getLong(8), "the long");
+                assertEquals(4, memory.getLong(24), "the last long");
+                world.barrier();
+            }
+        });
+    }
+
     @Test
     void shouldAllocateNothingOnTheHotPath()
     {
