@@ -34,6 +34,8 @@ public final class Mpi implements AutoCloseable
     private final RankRuntime runtime;
     private final Intracomm world;
     private final Intracomm self;
+    /** The intercommunicator to the parents of a spawned rank's world, else null. */
+    private final Intercomm parent;
     private volatile boolean finalized;
     /** Buffers {@link #allocMem} took from ordinary direct memory (no arena), until freed: identity, not content. */
     private final Set<ByteBuffer> directAllocations = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
@@ -43,6 +45,8 @@ public final class Mpi implements AutoCloseable
         this.runtime = runtime;
         this.world = new Intracomm(runtime.world());
         this.self = new Intracomm(runtime.self());
+        final org.jmpi.internal.comm.Ports.Joined toParents = org.jmpi.internal.runtime.Spawn.parent(runtime);
+        this.parent = toParents == null ? null : Intercomm.joined(runtime.world(), toParents, "parent");
     }
 
     /** MPI_Init: joins the job with {@link ThreadLevel#SINGLE}. */
@@ -303,13 +307,14 @@ public final class Mpi implements AutoCloseable
     }
 
     /**
-     * MPI_Comm_get_parent (MPI 4.1 §11.3.2): the intercommunicator to the group that spawned this rank's world, or
-     * {@code null} (MPI_COMM_NULL) when it was not spawned, which in jmpi is every rank (spawn is not built yet).
+     * MPI_Comm_get_parent (MPI 4.1 §11.3.2): the intercommunicator to the group that spawned this rank's world
+     * ({@link Intracomm#spawn}), or {@code null} (MPI_COMM_NULL) when it was not spawned. The same object every call,
+     * until it is freed or disconnected, after which it is {@code null} again.
      */
     public Intercomm parent()
     {
         runtime.services().checkLive("parent");
-        return null;
+        return parent == null || parent.isFreed() ? null : parent;
     }
 
     private org.jmpi.internal.comm.Ports ports()

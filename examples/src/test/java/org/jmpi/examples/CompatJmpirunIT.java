@@ -45,7 +45,7 @@ class CompatJmpirunIT
         command.addAll(List.of("-np", Integer.toString(np), "--timeout", "180", "-cp", CLASSPATH, "org.jmpi.compat.programs." + program));
         command.addAll(List.of(args));
         Files.createDirectories(LOGS);
-        final Path log = LOGS.resolve(program + "-" + np + (threads ? "-threads" : "-jvms") + ".log");
+        final Path log = LOGS.resolve(program + "-" + np + (threads ? "-threads" : "-jvms") + (args.length == 0 ? "" : "-" + String.join("-", args).replaceAll("[^A-Za-z0-9]", "_")) + ".log");
         final Process p = new ProcessBuilder(command).directory(HOME.toFile()).redirectErrorStream(true)
             .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         if (!p.waitFor(200, TimeUnit.SECONDS))
@@ -101,6 +101,31 @@ class CompatJmpirunIT
         final Run run = jmpirun(threads, np, "ClientServer");
         assertEquals(0, run.exitCode(), run.output());
         assertTrue(run.output().contains("ClientServer on " + np + " processes PASSED."), run.output());
+    }
+
+    /** MPI_Comm_spawn through jmpirun (issue 13): 2 parents start 2 children, exchange, merge and disconnect. */
+    @ParameterizedTest
+    @CsvSource({"single", "multiple"})
+    void shouldSpawnChildrenThatTalkToTheirParents(final String how) throws Exception
+    {
+        final Run run = jmpirun(false, 2, "SpawnParent", how);
+        assertEquals(0, run.exitCode(), run.output());
+        assertTrue(run.output().contains("SpawnParent on 2 processes PASSED."), run.output());
+        assertTrue(run.output().contains("SpawnChild world of 2 done."), run.output());
+    }
+
+    /** Spawn errors: no such class, maxprocs 0, another host (every rank alike); a child that dies ends the job with its code. */
+    @org.junit.jupiter.api.Test
+    void shouldFailBadSpawnsAndEndTheJobWhenAChildDies() throws Exception
+    {
+        final Run failures = jmpirun(false, 2, "SpawnFailures");
+        assertEquals(0, failures.exitCode(), failures.output());
+        assertTrue(failures.output().contains("SpawnFailures on 2 processes PASSED."), failures.output());
+        final Run dies = jmpirun(false, 2, "SpawnFailures", "die");
+        assertEquals(3, dies.exitCode(), dies.output());
+        assertTrue(dies.output().contains("spawned rank 0 of job"), dies.output());
+        final Run threads = jmpirun(true, 2, "SpawnFailures");
+        assertEquals(0, threads.exitCode(), threads.output());
     }
 
     @ParameterizedTest

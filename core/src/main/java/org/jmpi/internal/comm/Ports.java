@@ -58,6 +58,8 @@ public final class Ports
     private static final byte[] CLOSED = "closed".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] UNPUBLISHED = new byte[0];
     private static final int MAX_SEQUENCE = (1 << 29) - 1;
+    /** The sequence whose pair tag a spawn's agreement uses; {@link #open} stops below it. */
+    public static final int SPAWN_SEQUENCE = MAX_SEQUENCE;
     private static final int MAX_KEY_CHARS = 1024;
 
     /** Outcomes a root broadcasts to its group: these, or the code of the error class that failed it. */
@@ -105,9 +107,9 @@ public final class Ports
     public String open()
     {
         final int sequence = nextSequence.getAndIncrement();
-        if (sequence > MAX_SEQUENCE)
+        if (sequence >= SPAWN_SEQUENCE)
         {
-            throw new MpiException(ErrorClass.ERR_PORT, "openPort: rank " + control.rank() + " has opened " + MAX_SEQUENCE +
+            throw new MpiException(ErrorClass.ERR_PORT, "openPort: rank " + control.rank() + " has opened " + SPAWN_SEQUENCE +
                 " ports, no more names are left");
         }
         final String name = PORT_PREFIX + jobId + ":" + control.rank() + ":" + sequence;
@@ -386,18 +388,31 @@ public final class Ports
         }
         final int[] remoteWorld = local.rank() == root ? rootRemote : new int[header[1]];
         Collectives.bcast(local, remoteWorld, 0, remoteWorld.length, Datatype.INT, root).start().await();
-        final int otherRoot = header[2];
-        final int pairTag = 2 * header[3] + 1;
+        return agree(local, root, remoteWorld, header[2], header[3]);
+    }
+
+    /**
+     * The last step of connect/accept, and of a spawn (whose two groups are the joint job's world and the rest of its
+     * control communicator): both groups agree two context-id pairs, the leaders combining over the control
+     * communicator on the pair tag of {@code sequence}. Collective over {@code local}.
+     *
+     * @param leader      the rank in {@code local} that speaks for it.
+     * @param remoteWorld the other group's ranks in this runtime's world numbering (the control communicator's).
+     * @param otherLeader the other group's leader, a rank of the control communicator.
+     */
+    public Joined agree(final CommState local, final int leader, final int[] remoteWorld, final int otherLeader, final int sequence)
+    {
+        final int pairTag = 2 * sequence + 1;
         final InterContextIdAgreement.LeaderExchange overControl = (out, in) ->
         {
-            final RequestImpl r = PointToPoint.irecv(control, in, 0, in.length, Datatype.LONG, otherRoot, pairTag);
-            PointToPoint.isend(control, out, 0, out.length, Datatype.LONG, otherRoot, pairTag, SendMode.STANDARD).await();
+            final RequestImpl r = PointToPoint.irecv(control, in, 0, in.length, Datatype.LONG, otherLeader, pairTag);
+            PointToPoint.isend(control, out, 0, out.length, Datatype.LONG, otherLeader, pairTag, SendMode.STANDARD).await();
             r.await();
         };
-        final int context = InterContextIdAgreement.agree(local, root, header[3], overControl);
+        final int context = InterContextIdAgreement.agree(local, leader, sequence, overControl);
         try
         {
-            return new Joined(remoteWorld, context, InterContextIdAgreement.agree(local, root, header[3], overControl));
+            return new Joined(remoteWorld, context, InterContextIdAgreement.agree(local, leader, sequence, overControl));
         }
         catch (final MpiException ex)
         {
