@@ -470,8 +470,7 @@ public sealed class Intracomm extends Comm permits CartComm, GraphComm, DistGrap
     {
         return call(call, () ->
         {
-            final Spawn.Spawned spawned = Spawn.spawn(call, state, commands, rootFailure, root, errcodes);
-            return Intercomm.joined(spawned.runtime().world(), spawned.joined(), "spawned");
+            return Intercomm.joined(state, Spawn.spawn(call, state, commands, rootFailure, root, errcodes), "spawned");
         });
     }
 

@@ -88,6 +88,8 @@ public final class RankRuntime
     private final long initTimeoutNs;
     /** The runtimes of jobs this rank joined later (a spawn's parents join their children's): finalized before this one. */
     private final List<RankRuntime> joinedRuntimes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** What runs after the closing thread met the peers: stopping bootstrap services this rank hosts for joint jobs. */
+    private final List<Runnable> closedActions = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private RankRuntime(final ThreadLevel level, final RankContext rankContext, final Bootstrap bootstrap, final Params params,
         final int[] worldRanks, final boolean primary)
@@ -242,7 +244,7 @@ public final class RankRuntime
             new int[] {rank}, ErrorHandler.ERRORS_ARE_FATAL, "SELF");
         control = new CommState(protocol, bsendBuffer, aborter, services, DYNAMIC_CONTEXT,
             DYNAMIC_CONTEXT + 1, rank, IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_RETURN, "DYNAMIC");
-        services.install(Ports.class, new Ports(bootstrap, control));
+        services.install(Ports.class, new Ports(bootstrap, control, new JointJobs(this), params.get(CoreParams.DYN_NAMES)));
         services.install(RankRuntime.class, this);
         bootstrap.fence(initTimeoutNs);
     }
@@ -367,6 +369,12 @@ public final class RankRuntime
     public long initTimeoutNs()
     {
         return initTimeoutNs;
+    }
+
+    /** Runs {@code action} once this runtime's finalize has met its peers (or given up), on the closing thread. */
+    public void onClosed(final Runnable action)
+    {
+        closedActions.add(action);
     }
 
     /** Keeps {@code joined} (a job this rank joined, {@link #joined}) to finalize it before this runtime. */
@@ -554,6 +562,7 @@ public final class RankRuntime
             {
                 // the launcher is gone (the job was aborted): nothing left to tell it
             }
+            closedActions.forEach(Runnable::run);
         }
     }
 

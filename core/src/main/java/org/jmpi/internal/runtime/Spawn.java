@@ -13,7 +13,6 @@ import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.Info;
 import org.jmpi.MpiException;
-import org.jmpi.internal.bootstrap.EnvBootstrap;
 import org.jmpi.internal.bootstrap.SpawnWire;
 import org.jmpi.internal.bootstrap.TcpBootstrap;
 import org.jmpi.internal.coll.Collectives;
@@ -54,21 +53,17 @@ public final class Spawn
     {
     }
 
-    /** What a parent gets: the joint job's runtime and the intercommunicator's agreed contexts. */
-    public record Spawned(RankRuntime runtime, Ports.Joined joined)
-    {
-    }
-
     /**
      * The parents' side, collective over {@code parents}: see the class comment.
      *
      * @param commands significant at {@code root} only.
      * @param rootFailure when not null, the root's check of the arguments failed already: every member throws it.
      * @param errcodes {@code null}, or at least as long as the children: SUCCESS (0) per child, or ERR_SPAWN for all.
+     * @return the intercommunicator's agreed contexts, on the world of the joint job's runtime (the parents' group).
      * @throws MpiException ERR_ROOT, ERR_ARG (maxprocs below 1, too short errcodes), ERR_SPAWN (the command cannot
      *                      run, the job cannot spawn, the launcher could not start the children), on every member.
      */
-    public static Spawned spawn(final String call, final CommState parents, final List<Command> commands, final MpiException rootFailure,
+    public static Ports.Joined spawn(final String call, final CommState parents, final List<Command> commands, final MpiException rootFailure,
         final int root, final int[] errcodes)
     {
         if (root < 0 || root >= parents.size())
@@ -129,17 +124,14 @@ public final class Spawn
         final SpawnWire.Reply reply = SpawnWire.Reply.decode(payload);
         final int children = reply.size() - parents.size();
         final int me = children + parents.rank();
-        final TcpBootstrap joint = EnvBootstrap.join(reply.endpoints(), me, reply.size(), reply.jobId(),
-            reply.parentTickets().get(parents.rank()), runtime.initTimeoutNs());
-        final RankRuntime joined = RankRuntime.joined(runtime.threadLevel(), joint, IntStream.range(children, reply.size()).toArray());
-        runtime.adopt(joined);
-        final Ports.Joined contexts = Ports.of(joined.world()).agree(joined.world(), 0, IntStream.range(0, children).toArray(),
-            0, Ports.SPAWN_SEQUENCE);
+        final CommState world = new JointJobs(runtime).join(reply.endpoints(), me, reply.size(), reply.jobId(),
+            reply.parentTickets().get(parents.rank()), IntStream.range(children, reply.size()).toArray());
+        final Ports.Joined contexts = Ports.of(world).agree(world, 0, IntStream.range(0, children).toArray(), 0, Ports.SPAWN_SEQUENCE);
         if (errcodes != null)
         {
             Arrays.fill(errcodes, 0, children, ErrorClass.SUCCESS.code());
         }
-        return new Spawned(joined, contexts);
+        return contexts;
     }
 
     /**
