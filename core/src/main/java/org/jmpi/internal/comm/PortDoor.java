@@ -27,7 +27,7 @@ import org.jmpi.MpiException;
  * <p>Threading: a daemon thread accepts and reads the request lines; {@link #poll} and {@link #refuseAll} from any
  * thread.
  */
-final class PortDoor implements AutoCloseable
+final class PortDoor
 {
     private static final int REQUEST_READ_MS = 5_000;
     private static final int MAX_LINE_CHARS = 256;
@@ -194,17 +194,18 @@ final class PortDoor implements AutoCloseable
         }
     }
 
-    @Override
-    public void close()
+    /** At finalize: refuses what waits on every port and stops listening. */
+    void shutdown()
     {
         closed = true;
-        try
+        pending.keySet().forEach(this::refuseAll);
+        try (ServerSocket listening = server)
         {
-            server.close();
+            assert listening.isBound();
         }
         catch (final IOException ex)
         {
-            // closing
+            // Not listening any more either way.
         }
     }
 }

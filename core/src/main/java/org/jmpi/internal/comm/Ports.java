@@ -153,6 +153,20 @@ public final class Ports
         return name;
     }
 
+    /** At finalize: another job's connection requests to this rank's ports are refused from now on. */
+    public void shutdown()
+    {
+        final PortDoor d;
+        synchronized (this)
+        {
+            d = door;
+        }
+        if (d != null)
+        {
+            d.shutdown();
+        }
+    }
+
     private synchronized PortDoor door()
     {
         if (door == null)

@@ -244,7 +244,9 @@ public final class RankRuntime
             new int[] {rank}, ErrorHandler.ERRORS_ARE_FATAL, "SELF");
         control = new CommState(protocol, bsendBuffer, aborter, services, DYNAMIC_CONTEXT,
             DYNAMIC_CONTEXT + 1, rank, IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_RETURN, "DYNAMIC");
-        services.install(Ports.class, new Ports(bootstrap, control, new JointJobs(this), params.get(CoreParams.DYN_NAMES)));
+        final Ports ports = new Ports(bootstrap, control, new JointJobs(this), params.get(CoreParams.DYN_NAMES));
+        services.install(Ports.class, ports);
+        closedActions.add(ports::shutdown);
         services.install(RankRuntime.class, this);
         bootstrap.fence(initTimeoutNs);
     }
