@@ -219,10 +219,16 @@ class ConnectAcceptTest
             {
                 assertEquals(ErrorClass.ERR_PORT, assertThrows(MpiException.class, () -> mpi.self().connect(port, null, 0)).errorClass());
             }
-            // A port of another job: not built yet, on every member alike.
-            final UnsupportedOperationException other = assertThrows(UnsupportedOperationException.class,
-                () -> world.connect("jmpi-port:0123456789abcdef:0:0", null, 0));
-            assertTrue(other.getMessage().contains("issue 13"), other.getMessage());
+            // A port of another job without an address, or one its door does not know: ERR_PORT on every member alike
+            // (two jobs that meet: CompatJmpirunIT).
+            final MpiException noAddress = assertThrows(MpiException.class, () -> world.connect("jmpi-port:0123456789abcdef:0:0", null, 0));
+            assertEquals(ErrorClass.ERR_PORT, noAddress.errorClass());
+            assertTrue(rank != 0 || noAddress.getMessage().contains("names no address"), noAddress.getMessage());
+            final String door = port.split(":")[4];
+            final MpiException refused = assertThrows(MpiException.class,
+                () -> world.connect("jmpi-port:0123456789abcdef:0:0:" + door + ":00", null, 0));
+            assertEquals(ErrorClass.ERR_PORT, refused.errorClass());
+            assertTrue(rank != 0 || refused.getMessage().contains("REFUSED"), refused.getMessage());
             world.barrier();
         });
     }
