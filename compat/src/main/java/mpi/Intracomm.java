@@ -284,8 +284,8 @@ public class Intracomm extends Comm
     }
 
     /**
-     * MPI_Comm_connect with info (no key is acted on). ERR_PORT for a bad, unknown or closed port; a port of another
-     * job throws {@link UnsupportedOperationException} (issue 13).
+     * MPI_Comm_connect with info (no key is acted on): to a port of this job or of another job on this node. ERR_PORT
+     * for a bad, unknown or closed port, or one that cannot be reached.
      */
     public final Intercomm connect(final String port, final Info info, final int root) throws MPIException
     {
@@ -293,7 +293,10 @@ public class Intracomm extends Comm
         return new Intercomm(call(c -> ((org.jmpi.Intracomm)c).connect(port, i, root)));
     }
 
-    /** MPI_Publish_name: for every rank of this job; ERR_SERVICE when the name is published already. */
+    /**
+     * MPI_Publish_name: for every rank of this job (and the jobs given the same {@code --param dyn.names=DIR});
+     * ERR_SERVICE when the name is published already.
+     */
     public static void publishName(final String service, final String port) throws MPIException
     {
         publishName(service, MPI.INFO_NULL, port);

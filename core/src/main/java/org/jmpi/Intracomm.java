@@ -384,7 +384,8 @@ public sealed class Intracomm extends Comm permits CartComm, GraphComm, DistGrap
      * MPI_Comm_accept (MPI 4.1 §11.4.2): waits for a connect to {@code port}, which the root opened with
      * {@link Mpi#openPort()}, and returns an intercommunicator whose remote group is the connecting group. Collective
      * over this communicator; {@code port} and {@code info} are significant at {@code root} only (no info key is acted
-     * on). Both groups must be disjoint ranks of this job (connecting two jobs is not built yet: issue 13).
+     * on). The connecting group may be of this job (disjoint from this group) or of another job on this node (the
+     * groups then talk through a joint job: docs/compat.md, "Dynamic processes").
      *
      * @throws MpiException ERR_PORT when the port is not open on the root (every member gets it); ERR_ROOT for an
      *                      invalid root.
@@ -401,7 +402,7 @@ public sealed class Intracomm extends Comm permits CartComm, GraphComm, DistGrap
      *
      * @throws MpiException ERR_PORT (every member) for a malformed, unknown or closed port, or one closed before an
      *                      accept took the connection; ERR_ROOT for an invalid root.
-     * @throws UnsupportedOperationException for a port of another job (issue 13: not built yet).
+     *                      A port of another job that cannot be reached (another node, a wrong token) is ERR_PORT.
      */
     public Intercomm connect(final String port, final Info info, final int root)
     {

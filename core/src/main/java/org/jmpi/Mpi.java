@@ -268,7 +268,7 @@ public final class Mpi implements AutoCloseable
 
     /**
      * MPI_Open_port (MPI 4.1 §11.4.2): a new port, owned by this rank, on which {@link Intracomm#accept} waits for
-     * a {@link Intracomm#connect} of another group of this job. Its name is an opaque string
+     * a {@link Intracomm#connect} of another group of this job or of another job on this node. Its name is an opaque string
      * ({@code jmpi-port:<job>:<rank>:<n>}) to hand to the connecting side (a message, or {@link #publishName}).
      * Errors go to {@link #self()}'s error handler, as for {@link #allocMem}.
      */
@@ -284,7 +284,8 @@ public final class Mpi implements AutoCloseable
     }
 
     /**
-     * MPI_Publish_name (MPI 4.1 §11.4.4): publishes {@code port} under {@code service} for every rank of this job
+     * MPI_Publish_name (MPI 4.1 §11.4.4): publishes {@code port} under {@code service} for every rank of this job, and of
+     * the other jobs given the same {@code jmpi.dyn.names} directory
      * (the launcher's key/value service holds it; no info key is acted on).
      *
      * @throws MpiException ERR_SERVICE when the name is published already; ERR_ARG for an empty name.
