@@ -73,6 +73,10 @@ final class SpawnService
         }
         for (final SpawnWire.App app : request.apps())
         {
+            if (app.mainClass().isBlank() || app.mainClass().startsWith("-"))
+            {
+                return SpawnWire.Reply.failed("'" + app.mainClass() + "' is not a main class").encode();
+            }
             if (app.count() < 1)
             {
                 return SpawnWire.Reply.failed("maxprocs " + app.count() + " for " + app.mainClass()).encode();
