@@ -2,7 +2,8 @@ package mpi;
 
 /**
  * An intercommunicator (Open MPI Java API) over a jmpi {@link org.jmpi.Intercomm}: two groups; made by
- * {@link Comm#createIntercomm}, {@link Intracomm#accept} and {@link Intracomm#connect}. The collectives of {@link Comm} work across the groups (rooted ones take
+ * {@link Comm#createIntercomm}, {@link Intracomm#accept}, {@link Intracomm#connect}, {@link Intracomm#spawn} and
+ * {@link #getParent()}. The collectives of {@link Comm} work across the groups (rooted ones take
  * {@link MPI#ROOT} and {@link MPI#PROC_NULL} as MPI says).
  */
 public final class Intercomm extends Comm
@@ -84,12 +85,14 @@ public final class Intercomm extends Comm
     }
 
     /**
-     * MPI_Comm_get_parent: a null intercommunicator ({@link #isNull()}), as for every process that was not spawned;
-     * jmpi does not spawn processes yet (issue 13), so that is every process.
+     * MPI_Comm_get_parent: the intercommunicator to the group that spawned this process's world
+     * ({@link Intracomm#spawn}), or a null intercommunicator ({@link #isNull()}) for a process that was not spawned, or
+     * once the parent intercommunicator is freed or disconnected.
      */
     public static Intercomm getParent() throws MPIException
     {
         MPI.check();
-        return new Intercomm((org.jmpi.Comm)null);
+        final org.jmpi.Intercomm parent = MPI.mpi().parent();
+        return new Intercomm(parent);
     }
 }

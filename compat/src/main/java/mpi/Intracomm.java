@@ -8,8 +8,8 @@ import org.jmpi.MpiException;
 /**
  * An intracommunicator (Open MPI Java API) over a jmpi {@link org.jmpi.Intracomm}: {@link MPI#COMM_WORLD},
  * {@link MPI#COMM_SELF} and what split, create and the topology constructors make. Adds scan and exscan.
- * Dynamic processes: ports, connect/accept and name publishing work between groups of one job; spawn and
- * connecting two jobs throw {@link UnsupportedOperationException} naming issue 13 (docs/compat.md, "Dynamic processes").
+ * Dynamic processes: spawn and spawnMultiple (through {@code bin/jmpirun}), ports, connect/accept and name publishing
+ * (docs/compat.md, "Dynamic processes").
  */
 public class Intracomm extends Comm
 {
@@ -284,8 +284,8 @@ public class Intracomm extends Comm
     }
 
     /**
-     * MPI_Comm_connect with info (no key is acted on). ERR_PORT for a bad, unknown or closed port; a port of another
-     * job throws {@link UnsupportedOperationException} (issue 13).
+     * MPI_Comm_connect with info (no key is acted on): to a port of this job or of another job on this node. ERR_PORT
+     * for a bad, unknown or closed port, or one that cannot be reached.
      */
     public final Intercomm connect(final String port, final Info info, final int root) throws MPIException
     {
@@ -293,7 +293,10 @@ public class Intracomm extends Comm
         return new Intercomm(call(c -> ((org.jmpi.Intracomm)c).connect(port, i, root)));
     }
 
-    /** MPI_Publish_name: for every rank of this job; ERR_SERVICE when the name is published already. */
+    /**
+     * MPI_Publish_name: for every rank of this job (and the jobs given the same {@code --param dyn.names=DIR});
+     * ERR_SERVICE when the name is published already.
+     */
     public static void publishName(final String service, final String port) throws MPIException
     {
         publishName(service, MPI.INFO_NULL, port);
@@ -340,7 +343,15 @@ public class Intracomm extends Comm
         return env(m -> m.lookupName(service, i));
     }
 
-    /** MPI_Comm_spawn: not built yet, throws {@link UnsupportedOperationException} naming issue 13. */
+    /**
+     * MPI_Comm_spawn: starts {@code maxprocs} processes running {@code command} as a new job and returns the
+     * intercommunicator to them (their {@link Intercomm#getParent()}). Collective; arguments significant at {@code root}.
+     * The command is a main class on the job's class path ({@code argv} its arguments) or {@code "java"} with java's
+     * arguments ({@code -cp PATH}, options, the main class, its arguments). Info keys "wdir" and "host" (this node).
+     * Needs a job started by {@code bin/jmpirun} (processes, not {@code --threads}): otherwise, and for a class that
+     * does not exist, ERR_SPAWN; {@code maxprocs < 1} is ERR_ARG. {@code errcodes} (may be null) gets SUCCESS per
+     * child, or ERR_SPAWN throughout.
+     */
     public final Intercomm spawn(final String command, final String[] argv, final int maxprocs, final Info info, final int root,
         final int[] errcodes) throws MPIException
     {
@@ -348,7 +359,10 @@ public class Intracomm extends Comm
         return new Intercomm(call(c -> ((org.jmpi.Intracomm)c).spawn(command, argv, maxprocs, i, root, errcodes)));
     }
 
-    /** MPI_Comm_spawn_multiple: not built yet, throws {@link UnsupportedOperationException} naming issue 13. */
+    /**
+     * MPI_Comm_spawn_multiple: as {@link #spawn}, one command, argument list ({@code argv} may be null), count and
+     * info per entry; the children's world holds the first command's processes first.
+     */
     public final Intercomm spawnMultiple(final String[] commands, final String[][] argv, final int[] maxprocs, final Info[] info,
         final int root, final int[] errcodes) throws MPIException
     {

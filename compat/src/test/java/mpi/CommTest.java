@@ -231,17 +231,22 @@ class CommTest
         });
     }
 
+    /** Ranks as threads cannot spawn: ERR_SPAWN at every rank under ERRORS_RETURN (through jmpirun: CompatJmpirunIT). */
     @ParameterizedTest
     @ValueSource(ints = {2})
-    void shouldRefuseSpawn(final int size)
+    void shouldRefuseSpawnWithRanksAsThreads(final int size)
     {
         Job.world(size, (world, rank, n) ->
         {
-            final UnsupportedOperationException ex = assertThrows(UnsupportedOperationException.class,
-                () -> world.spawn("x", new String[0], 1, MPI.INFO_NULL, 0, new int[1]));
-            assertTrue(ex.getMessage().contains("issue 13"), ex.getMessage());
-            assertThrows(UnsupportedOperationException.class,
-                () -> world.spawnMultiple(new String[] {"x"}, new String[][] {{}}, new int[] {1}, new Info[] {MPI.INFO_NULL}, 0, new int[1]));
+            world.setErrhandler(MPI.ERRORS_RETURN);
+            final int[] errcodes = {-1};
+            final MPIException ex = assertThrows(MPIException.class,
+                () -> world.spawn(CommTest.class.getName(), new String[0], 1, MPI.INFO_NULL, 0, errcodes));
+            assertEquals(MPI.ERR_SPAWN, ex.getErrorClass(), ex.getMessage());
+            assertEquals(MPI.ERR_SPAWN, errcodes[0]);
+            assertEquals(MPI.ERR_ARG, assertThrows(MPIException.class,
+                () -> world.spawnMultiple(new String[] {"x"}, new String[][] {{}}, new int[] {0}, new Info[] {MPI.INFO_NULL}, 0, null))
+                .getErrorClass());
         });
     }
 }

@@ -148,7 +148,7 @@ public final class Intercomm extends Comm
     /** The intercommunicator connect/accept made ({@link Intracomm#accept}, {@link Intracomm#connect}). */
     static Intercomm joined(final CommState lc, final org.jmpi.internal.comm.Ports.Joined joined, final String name)
     {
-        return build(lc, joined.remoteWorld(), joined.context(), joined.groupContext(), name);
+        return build(joined.local(), joined.remoteWorld(), joined.context(), joined.groupContext(), name);
     }
 
     /** Sends {@code out} to {@code peer} of {@code c} and receives as many ints into {@code in}, with {@code tag}. */

@@ -7,6 +7,7 @@ import org.jmpi.internal.comm.Attributes;
 import org.jmpi.internal.comm.Communicators;
 import org.jmpi.internal.comm.IdupRequest;
 import org.jmpi.internal.comm.Ports;
+import org.jmpi.internal.runtime.Spawn;
 import org.jmpi.internal.comm.Topologies;
 import org.jmpi.internal.pt2pt.CommState;
 
@@ -383,7 +384,8 @@ public sealed class Intracomm extends Comm permits CartComm, GraphComm, DistGrap
      * MPI_Comm_accept (MPI 4.1 §11.4.2): waits for a connect to {@code port}, which the root opened with
      * {@link Mpi#openPort()}, and returns an intercommunicator whose remote group is the connecting group. Collective
      * over this communicator; {@code port} and {@code info} are significant at {@code root} only (no info key is acted
-     * on). Both groups must be disjoint ranks of this job (connecting two jobs is not built yet: issue 13).
+     * on). The connecting group may be of this job (disjoint from this group) or of another job on this node (the
+     * groups then talk through a joint job: docs/compat.md, "Dynamic processes").
      *
      * @throws MpiException ERR_PORT when the port is not open on the root (every member gets it); ERR_ROOT for an
      *                      invalid root.
@@ -400,7 +402,7 @@ public sealed class Intracomm extends Comm permits CartComm, GraphComm, DistGrap
      *
      * @throws MpiException ERR_PORT (every member) for a malformed, unknown or closed port, or one closed before an
      *                      accept took the connection; ERR_ROOT for an invalid root.
-     * @throws UnsupportedOperationException for a port of another job (issue 13: not built yet).
+     *                      A port of another job that cannot be reached (another node, a wrong token) is ERR_PORT.
      */
     public Intercomm connect(final String port, final Info info, final int root)
     {
@@ -408,27 +410,73 @@ public sealed class Intracomm extends Comm permits CartComm, GraphComm, DistGrap
     }
 
     /**
-     * MPI_Comm_spawn (MPI 4.1 §11.3.2): {@code maxprocs} new ranks running {@code command} (a main class) with
-     * {@code argv}, as a new world whose parent is this group. Not built yet.
+     * MPI_Comm_spawn (MPI 4.1 §11.3.2): starts {@code maxprocs} new ranks running {@code command} with {@code argv}, as
+     * a new job with its own world, and returns an intercommunicator whose remote group is that world (the children's
+     * {@link Mpi#parent()}). Collective over this communicator; every argument but {@code root} is significant at the
+     * root only. The command is a main class on the job's class path (its arguments in {@code argv}), or {@code java}
+     * with java's arguments ({@code -cp PATH}, JVM options, the main class, its arguments). Info keys: {@code wdir}
+     * (the children's working directory) and {@code host} (this node's name or {@code localhost}; the children run on
+     * the launcher's node). Needs a job started by {@code bin/jmpirun} in process mode (docs/compat.md, "Dynamic
+     * processes").
      *
-     * @throws UnsupportedOperationException always (issue 13: spawning through the launcher is not built yet).
+     * @param errcodes {@code null} or at least {@code maxprocs} long: SUCCESS per child, or ERR_SPAWN throughout when
+     *                 the spawn failed.
+     * @throws MpiException (every member alike) ERR_SPAWN for a command that cannot run (no such class), a job that
+     *                      cannot spawn (singleton, ranks as threads, srun), a host other than this node, children
+     *                      the launcher could not start; ERR_ARG for {@code maxprocs < 1}; ERR_ROOT for an invalid
+     *                      root.
      */
     public Intercomm spawn(final String command, final String[] argv, final int maxprocs, final Info info, final int root,
         final int[] errcodes)
     {
-        live("spawn");
-        throw new UnsupportedOperationException("spawn" + Ports.NOT_YET);
+        return spawnCommands("spawn", java.util.List.of(new Spawn.Command(command, argv, maxprocs, info)), null, root, errcodes);
     }
 
     /**
-     * MPI_Comm_spawn_multiple (MPI 4.1 §11.3.3). Not built yet.
+     * MPI_Comm_spawn_multiple (MPI 4.1 §11.3.3): as {@link #spawn}, with one command, argument list, count and info per
+     * entry; the children's world holds the ranks of the first command first. {@code argv} and {@code info} may be
+     * {@code null} (no arguments, no info).
      *
-     * @throws UnsupportedOperationException always (issue 13: spawning through the launcher is not built yet).
+     * @throws MpiException as {@link #spawn}; ERR_ARG when the arrays differ in length.
      */
     public Intercomm spawnMultiple(final String[] commands, final String[][] argv, final int[] maxprocs, final Info[] info,
         final int root, final int[] errcodes)
     {
-        live("spawnMultiple");
-        throw new UnsupportedOperationException("spawnMultiple" + Ports.NOT_YET);
+        final CommState s = live("spawnMultiple");
+        java.util.List<Spawn.Command> list = java.util.List.of();
+        String bad = null;
+        if (s.rank() == root)
+        {
+            if (commands == null || maxprocs == null || commands.length != maxprocs.length || argv != null && argv.length != commands.length ||
+                info != null && info.length != commands.length)
+            {
+                bad = "spawnMultiple: commands, argv, maxprocs and info must be as long: commands=" + length(commands) +
+                    ", argv=" + length(argv) + ", maxprocs=" + (maxprocs == null ? "null" : maxprocs.length) + ", info=" + length(info);
+            }
+            else
+            {
+                final java.util.List<Spawn.Command> built = new java.util.ArrayList<>();
+                for (int k = 0; k < commands.length; k++)
+                {
+                    built.add(new Spawn.Command(commands[k], argv == null ? null : argv[k], maxprocs[k], info == null ? null : info[k]));
+                }
+                list = built;
+            }
+        }
+        return spawnCommands("spawnMultiple", list, bad == null ? null : new MpiException(ErrorClass.ERR_ARG, bad), root, errcodes);
+    }
+
+    private Intercomm spawnCommands(final String call, final java.util.List<Spawn.Command> commands, final MpiException rootFailure,
+        final int root, final int[] errcodes)
+    {
+        return call(call, () ->
+        {
+            return Intercomm.joined(state, Spawn.spawn(call, state, commands, rootFailure, root, errcodes), "spawned");
+        });
+    }
+
+    private static String length(final Object[] array)
+    {
+        return array == null ? "null" : Integer.toString(array.length);
     }
 }

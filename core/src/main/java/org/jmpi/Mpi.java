@@ -34,6 +34,8 @@ public final class Mpi implements AutoCloseable
     private final RankRuntime runtime;
     private final Intracomm world;
     private final Intracomm self;
+    /** The intercommunicator to the parents of a spawned rank's world, else null. */
+    private final Intercomm parent;
     private volatile boolean finalized;
     /** Buffers {@link #allocMem} took from ordinary direct memory (no arena), until freed: identity, not content. */
     private final Set<ByteBuffer> directAllocations = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
@@ -43,6 +45,8 @@ public final class Mpi implements AutoCloseable
         this.runtime = runtime;
         this.world = new Intracomm(runtime.world());
         this.self = new Intracomm(runtime.self());
+        final org.jmpi.internal.comm.Ports.Joined toParents = org.jmpi.internal.runtime.Spawn.parent(runtime);
+        this.parent = toParents == null ? null : Intercomm.joined(runtime.world(), toParents, "parent");
     }
 
     /** MPI_Init: joins the job with {@link ThreadLevel#SINGLE}. */
@@ -264,7 +268,7 @@ public final class Mpi implements AutoCloseable
 
     /**
      * MPI_Open_port (MPI 4.1 §11.4.2): a new port, owned by this rank, on which {@link Intracomm#accept} waits for
-     * a {@link Intracomm#connect} of another group of this job. Its name is an opaque string
+     * a {@link Intracomm#connect} of another group of this job or of another job on this node. Its name is an opaque string
      * ({@code jmpi-port:<job>:<rank>:<n>}) to hand to the connecting side (a message, or {@link #publishName}).
      * Errors go to {@link #self()}'s error handler, as for {@link #allocMem}.
      */
@@ -280,7 +284,8 @@ public final class Mpi implements AutoCloseable
     }
 
     /**
-     * MPI_Publish_name (MPI 4.1 §11.4.4): publishes {@code port} under {@code service} for every rank of this job
+     * MPI_Publish_name (MPI 4.1 §11.4.4): publishes {@code port} under {@code service} for every rank of this job, and of
+     * the other jobs given the same {@code jmpi.dyn.names} directory
      * (the launcher's key/value service holds it; no info key is acted on).
      *
      * @throws MpiException ERR_SERVICE when the name is published already; ERR_ARG for an empty name.
@@ -303,13 +308,14 @@ public final class Mpi implements AutoCloseable
     }
 
     /**
-     * MPI_Comm_get_parent (MPI 4.1 §11.3.2): the intercommunicator to the group that spawned this rank's world, or
-     * {@code null} (MPI_COMM_NULL) when it was not spawned, which in jmpi is every rank (spawn is not built yet).
+     * MPI_Comm_get_parent (MPI 4.1 §11.3.2): the intercommunicator to the group that spawned this rank's world
+     * ({@link Intracomm#spawn}), or {@code null} (MPI_COMM_NULL) when it was not spawned. The same object every call,
+     * until it is freed or disconnected, after which it is {@code null} again.
      */
     public Intercomm parent()
     {
         runtime.services().checkLive("parent");
-        return null;
+        return parent == null || parent.isFreed() ? null : parent;
     }
 
     private org.jmpi.internal.comm.Ports ports()

@@ -219,10 +219,16 @@ class ConnectAcceptTest
             {
                 assertEquals(ErrorClass.ERR_PORT, assertThrows(MpiException.class, () -> mpi.self().connect(port, null, 0)).errorClass());
             }
-            // A port of another job: not built yet, on every member alike.
-            final UnsupportedOperationException other = assertThrows(UnsupportedOperationException.class,
-                () -> world.connect("jmpi-port:0123456789abcdef:0:0", null, 0));
-            assertTrue(other.getMessage().contains("issue 13"), other.getMessage());
+            // A port of another job without an address, or one its door does not know: ERR_PORT on every member alike
+            // (two jobs that meet: CompatJmpirunIT).
+            final MpiException noAddress = assertThrows(MpiException.class, () -> world.connect("jmpi-port:0123456789abcdef:0:0", null, 0));
+            assertEquals(ErrorClass.ERR_PORT, noAddress.errorClass());
+            assertTrue(rank != 0 || noAddress.getMessage().contains("names no address"), noAddress.getMessage());
+            final String door = port.split(":")[4];
+            final MpiException refused = assertThrows(MpiException.class,
+                () -> world.connect("jmpi-port:0123456789abcdef:0:0:" + door + ":00", null, 0));
+            assertEquals(ErrorClass.ERR_PORT, refused.errorClass());
+            assertTrue(rank != 0 || refused.getMessage().contains("REFUSED"), refused.getMessage());
             world.barrier();
         });
     }
@@ -251,17 +257,36 @@ class ConnectAcceptTest
         });
     }
 
+    /**
+     * Ranks as threads cannot spawn (the launcher starts processes): ERR_SPAWN on every member, errcodes ERR_SPAWN;
+     * bad arguments are checked first at the root and fail every member alike.
+     */
     @Test
-    void shouldReportSpawnAsNotBuiltAndNoParent()
+    void shouldRefuseSpawnInAThreadsJobAndCheckArgumentsFirst()
     {
         Ranks.run(2, (mpi, world) ->
         {
+            world.setErrorHandler(ErrorHandler.ERRORS_RETURN);
             assertNull(mpi.parent());
-            final UnsupportedOperationException spawn = assertThrows(UnsupportedOperationException.class,
-                () -> world.spawn("Main", new String[0], 1, null, 0, new int[1]));
-            assertTrue(spawn.getMessage().contains("issue 13"), spawn.getMessage());
-            assertThrows(UnsupportedOperationException.class,
-                () -> world.spawnMultiple(new String[] {"Main"}, new String[][] {{}}, new int[] {1}, null, 0, new int[1]));
+            final int[] errcodes = {-1, -1};
+            final MpiException threads = assertThrows(MpiException.class,
+                () -> world.spawn(ConnectAcceptTest.class.getName(), new String[0], 2, null, 0, errcodes));
+            assertEquals(ErrorClass.ERR_SPAWN, threads.errorClass(), threads.getMessage());
+            assertEquals(ErrorClass.ERR_SPAWN.code(), errcodes[1]);
+            assertEquals(ErrorClass.ERR_SPAWN, assertThrows(MpiException.class,
+                () -> world.spawn("org.example.NoSuchMain", new String[0], 1, null, 0, null)).errorClass());
+            assertEquals(ErrorClass.ERR_SPAWN, assertThrows(MpiException.class,
+                () -> world.spawn("java", new String[] {"-jar", "x.jar"}, 1, null, 0, null)).errorClass());
+            final MpiException none = assertThrows(MpiException.class,
+                () -> world.spawn(ConnectAcceptTest.class.getName(), new String[0], 0, null, 1, null));
+            assertEquals(ErrorClass.ERR_ARG, none.errorClass());
+            assertTrue(none.getMessage().contains("maxprocs must be at least 1, not 0"), none.getMessage());
+            assertEquals(ErrorClass.ERR_ROOT, assertThrows(MpiException.class,
+                () -> world.spawn(ConnectAcceptTest.class.getName(), new String[0], 1, null, 2, null)).errorClass());
+            assertEquals(ErrorClass.ERR_ARG, assertThrows(MpiException.class,
+                () -> world.spawnMultiple(new String[] {"Main"}, new String[][] {{}, {}}, new int[] {1}, null, 0, null)).errorClass());
+            assertEquals(ErrorClass.ERR_ARG, assertThrows(MpiException.class,
+                () -> world.spawn(ConnectAcceptTest.class.getName(), new String[0], 3, null, 0, new int[2])).errorClass());
             assertEquals(ErrorClass.ERR_COMM, assertThrows(MpiException.class, () -> world.disconnect()).errorClass());
         });
     }

@@ -37,15 +37,34 @@ class CompatJmpirunIT
     private static Run jmpirun(final boolean threads, final int np, final String program, final String... args)
         throws IOException, InterruptedException
     {
+        final List<String> rest = new ArrayList<>(List.of(program));
+        rest.addAll(List.of(args));
+        return jmpirunWith(threads, np, rest);
+    }
+
+    /** {@code optionsProgramAndArgs}: jmpirun options (those starting with "--" and their values), the program, its arguments. */
+    private static Run jmpirunWith(final boolean threads, final int np, final List<String> optionsProgramAndArgs)
+        throws IOException, InterruptedException
+    {
+        int next = 0;
+        final List<String> options = new ArrayList<>();
+        while (optionsProgramAndArgs.get(next).startsWith("--"))
+        {
+            options.add(optionsProgramAndArgs.get(next++));
+            options.add(optionsProgramAndArgs.get(next++));
+        }
+        final String program = optionsProgramAndArgs.get(next);
+        final List<String> args = optionsProgramAndArgs.subList(next + 1, optionsProgramAndArgs.size());
         final List<String> command = new ArrayList<>(List.of(HOME.resolve("bin/jmpirun").toString()));
         if (threads)
         {
             command.add("--threads");
         }
+        command.addAll(options);
         command.addAll(List.of("-np", Integer.toString(np), "--timeout", "180", "-cp", CLASSPATH, "org.jmpi.compat.programs." + program));
-        command.addAll(List.of(args));
+        command.addAll(args);
         Files.createDirectories(LOGS);
-        final Path log = LOGS.resolve(program + "-" + np + (threads ? "-threads" : "-jvms") + ".log");
+        final Path log = LOGS.resolve(program + "-" + np + (threads ? "-threads" : "-jvms") + (args.isEmpty() ? "" : "-" + String.join("-", args).replaceAll("[^A-Za-z0-9]", "_")) + ".log");
         final Process p = new ProcessBuilder(command).directory(HOME.toFile()).redirectErrorStream(true)
             .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         if (!p.waitFor(200, TimeUnit.SECONDS))
@@ -101,6 +120,69 @@ class CompatJmpirunIT
         final Run run = jmpirun(threads, np, "ClientServer");
         assertEquals(0, run.exitCode(), run.output());
         assertTrue(run.output().contains("ClientServer on " + np + " processes PASSED."), run.output());
+    }
+
+    /** MPI_Comm_spawn through jmpirun (issue 13): 2 parents start 2 children, exchange, merge and disconnect. */
+    @ParameterizedTest
+    @CsvSource({"single", "multiple"})
+    void shouldSpawnChildrenThatTalkToTheirParents(final String how) throws Exception
+    {
+        final Run run = jmpirun(false, 2, "SpawnParent", how);
+        assertEquals(0, run.exitCode(), run.output());
+        assertTrue(run.output().contains("SpawnParent on 2 processes PASSED."), run.output());
+        assertTrue(run.output().contains("SpawnChild world of 2 done."), run.output());
+    }
+
+    /** Spawn errors: no such class, maxprocs 0, another host (every rank alike); with ranks as threads ERR_SPAWN throughout. */
+    @ParameterizedTest
+    @CsvSource({"false", "true"})
+    void shouldFailBadSpawnsOnEveryRank(final boolean threads) throws Exception
+    {
+        final Run failures = jmpirun(threads, 2, "SpawnFailures");
+        assertEquals(0, failures.exitCode(), failures.output());
+        assertTrue(failures.output().contains("SpawnFailures on 2 processes PASSED."), failures.output());
+    }
+
+    /** A spawned child that exits with 3 ends the whole job with 3, as a rank does. */
+    @org.junit.jupiter.api.Test
+    void shouldEndTheJobWhenAChildDies() throws Exception
+    {
+        final Run dies = jmpirun(false, 2, "SpawnFailures", "die");
+        assertEquals(3, dies.exitCode(), dies.output());
+        assertTrue(dies.output().contains("spawned rank 0 of job"), dies.output());
+    }
+
+    /** Two jmpirun jobs meet through a name both see (jmpi.dyn.names) and connect/accept (issue 13). */
+    @ParameterizedTest
+    @CsvSource({"2, 2", "3, 1"})
+    void shouldConnectTwoJobsThroughAPublishedName(final int servers, final int clients) throws Exception
+    {
+        final Path names = Files.createTempDirectory("jmpi-names");
+        final java.util.concurrent.CompletableFuture<Run> server = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+            jmpirunQuietly(servers, "--param", "dyn.names=" + names, "TwoJobs", "server"));
+        final Run client = jmpirunQuietly(clients, "--param", "dyn.names=" + names, "TwoJobs", "client");
+        final Run served = server.get(220, TimeUnit.SECONDS);
+        assertEquals(0, served.exitCode(), served.output());
+        assertEquals(0, client.exitCode(), client.output());
+        assertTrue(served.output().contains("TwoJobs server on " + servers + " processes PASSED."), served.output());
+        assertTrue(client.output().contains("TwoJobs client on " + clients + " processes PASSED."), client.output());
+        try (java.util.stream.Stream<Path> left = Files.list(names))
+        {
+            assertEquals(0, left.count(), "the name is unpublished");
+        }
+        Files.delete(names);
+    }
+
+    private static Run jmpirunQuietly(final int np, final String... optionsProgramAndArgs)
+    {
+        try
+        {
+            return jmpirunWith(false, np, List.of(optionsProgramAndArgs));
+        }
+        catch (final IOException | InterruptedException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
     }
 
     @ParameterizedTest

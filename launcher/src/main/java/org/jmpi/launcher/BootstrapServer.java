@@ -153,6 +153,7 @@ public final class BootstrapServer implements BootstrapService
     /** Per rank: System.nanoTime() of its last heartbeat, 0 before the first (not watched). */
     private final long[] lastHeartbeatNs;
     private int unauthenticated;
+    private volatile SpawnHandler spawnHandler;
     private long acceptBackoffNs = ACCEPT_BACKOFF_MIN_NS;
     private long acceptResumeNs;
     private boolean acceptPaused;
@@ -613,6 +614,7 @@ public final class BootstrapServer implements BootstrapService
                     case TYPE_ABORT -> abort(rank, request);
                     case TYPE_CLOSE -> BootstrapMessage.response(STATUS_OK, null);
                     case TYPE_HEARTBEAT -> heartbeat(rank, request.timeoutNs());
+                    case TYPE_SPAWN -> spawn(rank, request);
                     default -> BootstrapMessage.failure(STATUS_ERROR, "unexpected request " + typeName(request.type()));
                 };
                 send(out, response);
@@ -631,6 +633,22 @@ public final class BootstrapServer implements BootstrapService
             connections.remove(channel);
             connectionsPerRank.decrementAndGet(rank);
         }
+    }
+
+    @Override
+    public void onSpawn(final SpawnHandler handler)
+    {
+        spawnHandler = handler;
+    }
+
+    /** Not synchronized: starting the children takes a while and must not hold up the other ranks' requests. */
+    private BootstrapMessage spawn(final int rank, final BootstrapMessage request)
+    {
+        final SpawnHandler handler = spawnHandler;
+        final byte[] reply = handler == null ?
+            org.jmpi.internal.bootstrap.SpawnWire.Reply.failed("this launcher does not start processes for a running job").encode() :
+            handler.spawn(rank, request.value());
+        return BootstrapMessage.response(STATUS_OK, reply);
     }
 
     private synchronized BootstrapMessage put(final BootstrapMessage request)

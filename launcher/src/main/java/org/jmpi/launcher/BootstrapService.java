@@ -19,6 +19,22 @@ public interface BootstrapService extends AutoCloseable
         void onAbort(int rank, int exitCode, String message);
     }
 
+    /** Serves a rank's SPAWN request (MPI_Comm_spawn): {@link SpawnService}. */
+    @FunctionalInterface
+    interface SpawnHandler
+    {
+        /** The encoded {@code SpawnWire.Reply} to rank {@code rank}'s encoded request; called on a service thread. */
+        byte[] spawn(int rank, byte[] request);
+    }
+
+    /**
+     * Serves SPAWN requests with {@code handler} from now on; a service without one answers that it cannot spawn.
+     * Services that cannot serve them ignore it.
+     */
+    default void onSpawn(final SpawnHandler handler)
+    {
+    }
+
     /** The job's id, {@code [A-Za-z0-9-]+}. */
     String jobId();
 

@@ -47,7 +47,16 @@ final class ProcessJob
     /** Longest wait for the cleanup of remote hosts at the end of a failed job. */
     private static final long REMOTE_CLEANUP_MS = 5_000;
 
-    private sealed interface Event permits Exited, Aborted
+    private sealed interface Event permits Exited, Aborted, ChildStarted, ChildExited
+    {
+    }
+
+    /** A spawned rank (MPI_Comm_spawn, {@link SpawnService}) started: the job runs until it ends too. */
+    private record ChildStarted() implements Event
+    {
+    }
+
+    private record ChildExited(String name, long pid, int exitCode, BootstrapServer server, int rank) implements Event
     {
     }
 
@@ -68,6 +77,8 @@ final class ProcessJob
     private final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final List<Process> processes = new ArrayList<>();
     private final List<StreamForwarder> forwarders = new ArrayList<>();
+    /** The bootstrap servers of spawned jobs: closed, and their files removed, with the job's. */
+    private final List<BootstrapServer> spawnedJobs = new ArrayList<>();
     private BootstrapService bootstrap;
     private volatile Map<String, String> resolvedExports = Map.of();
     /** Per rank: started through the launch agent (on another host). */
@@ -157,6 +168,7 @@ final class ProcessJob
             err.println("jmpirun: cannot start the bootstrap service: " + ex.getMessage());
             return 1;
         }
+        bootstrap.onSpawn(new SpawnService(options, jmpiClassPath, () -> resolvedExports, new Spawned())::spawn);
         final Thread hook = new Thread(this::onShutdown, "jmpirun-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try
@@ -265,8 +277,11 @@ final class ProcessJob
             }
             final byte[] prefix = !options.tagOutput() ? new byte[0] :
                 units[unit].length == 1 ? LineSink.tag(first) : ("[" + rankList(units[unit], ",") + "] ").getBytes(StandardCharsets.UTF_8);
-            forwarders.add(StreamForwarder.start(process.getInputStream(), out, prefix, "jmpirun-stdout-" + first));
-            forwarders.add(StreamForwarder.start(process.getErrorStream(), err, prefix, "jmpirun-stderr-" + first));
+            synchronized (forwarders)
+            {
+                forwarders.add(StreamForwarder.start(process.getInputStream(), out, prefix, "jmpirun-stdout-" + first));
+                forwarders.add(StreamForwarder.start(process.getErrorStream(), err, prefix, "jmpirun-stderr-" + first));
+            }
             if (first == 0)
             {
                 startStdinPump(process.getOutputStream());
@@ -475,6 +490,28 @@ final class ProcessJob
                     stopDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MS);
                 }
             }
+            else if (event instanceof ChildStarted)
+            {
+                running++;
+            }
+            else if (event instanceof ChildExited child)
+            {
+                running--;
+                final String how = ExitStatus.describe(child.exitCode());
+                final boolean noFinalize = child.exitCode() == 0 && child.server().initialized(child.rank()) &&
+                    !child.server().finalized(child.rank());
+                child.server().rankExited(child.rank(), noFinalize ? how + " after init without finalize" : how);
+                if (!failed && !interrupted && (child.exitCode() != 0 || noFinalize))
+                {
+                    failed = true;
+                    exitCode = child.exitCode() != 0 ? child.exitCode() : NO_FINALIZE_EXIT_CODE;
+                    err.println("jmpirun: " + child.name() + " (pid " + child.pid() + ") " + how + (noFinalize ? " after init without finalize" : "") +
+                        (running > 0 ? "; stopping the job" : ""));
+                    bootstrap.fail(child.name() + " " + how);
+                    stopAll();
+                    stopDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MS);
+                }
+            }
             else if (event instanceof Aborted aborted && !failed)
             {
                 failed = true;
@@ -571,7 +608,12 @@ final class ProcessJob
     private void drainOutput()
     {
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OUTPUT_DRAIN_MS);
-        for (final StreamForwarder forwarder : forwarders)
+        final List<StreamForwarder> all;
+        synchronized (forwarders)
+        {
+            all = List.copyOf(forwarders);
+        }
+        for (final StreamForwarder forwarder : all)
         {
             try
             {
@@ -601,6 +643,11 @@ final class ProcessJob
             final Map<String, String> rankEnv = new HashMap<>(System.getenv());
             rankEnv.putAll(resolvedExports);
             JobCleanup.run(options.params(), rankEnv, bootstrap.jobId());
+            for (final BootstrapServer spawned : spawnedJobs)
+            {
+                JobCleanup.run(options.params(), rankEnv, spawned.jobId());
+                spawned.close();
+            }
             cleanUpRemoteHosts();
             bootstrap.close();
         }
@@ -665,6 +712,50 @@ final class ProcessJob
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+    }
+
+    /** How spawned ranks join this job: started, killed and cleaned up with its ranks, their failure ending it. */
+    private final class Spawned implements SpawnService.Job
+    {
+        @Override
+        public Process start(final ProcessBuilder builder, final String name, final BootstrapServer server, final int rank) throws IOException
+        {
+            final Process process;
+            synchronized (ProcessJob.this)
+            {
+                if (cleanedUp)
+                {
+                    throw new IOException("the job has ended");
+                }
+                process = builder.start();
+                processes.add(process);
+                events.add(new ChildStarted());
+            }
+            final byte[] prefix = options.tagOutput() ? SpawnService.tag(server.jobId(), rank) : new byte[0];
+            synchronized (forwarders)
+            {
+                forwarders.add(StreamForwarder.start(process.getInputStream(), out, prefix, "jmpirun-stdout-spawned-" + rank));
+                forwarders.add(StreamForwarder.start(process.getErrorStream(), err, prefix, "jmpirun-stderr-spawned-" + rank));
+            }
+            closeQuietly(process.getOutputStream());
+            process.onExit().thenAccept(p -> events.add(new ChildExited(name, p.pid(), p.exitValue(), server, rank)));
+            return process;
+        }
+
+        @Override
+        public void adopt(final BootstrapServer server)
+        {
+            synchronized (ProcessJob.this)
+            {
+                spawnedJobs.add(server);
+            }
+        }
+
+        @Override
+        public void onAbort(final int rank, final int exitCode, final String message)
+        {
+            events.add(new Aborted(rank, exitCode, "(a spawned job) " + message));
         }
     }
 

@@ -43,6 +43,13 @@ public final class BootstrapEnv
     /** Optional: the node this rank counts as on (the parameter {@code jmpi.node}); jmpirun sets it for --host jobs. */
     public static final String NODE_ENV_NAME = "JMPI_NODE";
 
+    /**
+     * Optional: set for the children of a spawn (MPI_Comm_spawn): how many of the job's bootstrap ranks, from 0, are
+     * the children's world; the ranks after them are the parents, which join the same bootstrap
+     * (docs/compat.md, "Dynamic processes").
+     */
+    public static final String SPAWN_WORLD_ENV_NAME = "JMPI_SPAWN_WORLD";
+
     /** The core puts {@code INIT_KEY_PREFIX + rank} when the rank's init completes. */
     public static final String INIT_KEY_PREFIX = "jmpi.init.";
     /** The core puts {@code FINALIZED_KEY_PREFIX + rank} when the rank's finalize completes. */

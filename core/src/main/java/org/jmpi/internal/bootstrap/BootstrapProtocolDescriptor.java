@@ -39,7 +39,7 @@ import java.nio.ByteOrder;
  * closes. Before that answer no frame in either direction may be longer than
  * {@link #MAX_HANDSHAKE_FRAME_LENGTH}: a reader refuses a longer FRAME_LENGTH before it allocates.
  * Then each request ({@link #TYPE_PUT}, {@link #TYPE_GET}, {@link #TYPE_FENCE}, {@link #TYPE_ABORT},
- * {@link #TYPE_CLOSE}, {@link #TYPE_HEARTBEAT}) gets exactly one response frame of {@link #TYPE_RESPONSE} whose STATUS says how it
+ * {@link #TYPE_CLOSE}, {@link #TYPE_HEARTBEAT}, {@link #TYPE_SPAWN}) gets exactly one response frame of {@link #TYPE_RESPONSE} whose STATUS says how it
  * went and whose value carries the got value or, for a non-OK status, a UTF-8 message. After the
  * handshake a frame whose VERSION differs from {@link #VERSION} is answered with {@link #STATUS_ERROR}
  * and the connection closed.
@@ -112,6 +112,13 @@ public final class BootstrapProtocolDescriptor
      * from, then answers {@code OK} after TIMEOUT_NS, or {@code JOB_FAILED} as soon as the job fails.
      */
     public static final byte TYPE_HEARTBEAT = 9;
+    /**
+     * A rank asks the launcher to start ranks of a new job whose parents are its group (MPI_Comm_spawn; additive to
+     * version 2, see {@link SpawnWire}): value = the encoded request; the answer is always {@link #STATUS_OK} with
+     * the encoded reply (which says whether the children started), or {@link #STATUS_ERROR} from a launcher that
+     * does not know the type.
+     */
+    public static final byte TYPE_SPAWN = 10;
 
     /** Requests carry no status; a response's status is one of the others. */
     public static final byte STATUS_NONE = 0;
@@ -143,6 +150,7 @@ public final class BootstrapProtocolDescriptor
             case TYPE_CLOSE -> "CLOSE";
             case TYPE_RESPONSE -> "RESPONSE";
             case TYPE_HEARTBEAT -> "HEARTBEAT";
+            case TYPE_SPAWN -> "SPAWN";
             default -> "UNKNOWN(" + type + ")";
         };
     }

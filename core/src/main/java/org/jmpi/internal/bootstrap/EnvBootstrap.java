@@ -91,6 +91,23 @@ public final class EnvBootstrap
         return bootstrap;
     }
 
+    /**
+     * Joins another job's bootstrap served by the same launcher (a spawn's parents join their children's job) as
+     * {@code rank} of {@code size}, with the single-use {@code ticketHex} the launcher handed out for that rank.
+     *
+     * @param endpoints the launcher's addresses, as in {@link BootstrapEnv#BOOTSTRAP_ENV_NAME}.
+     */
+    public static TcpBootstrap join(final String endpoints, final int rank, final int size, final String jobId, final String ticketHex,
+        final long timeoutNs)
+    {
+        final List<InetSocketAddress> addresses = new ArrayList<>();
+        for (final String one : endpoints.split(","))
+        {
+            addresses.add(parseAddress(one.trim()));
+        }
+        return TcpBootstrap.connect(addresses, rank, size, jobId, BootstrapAuth.decodeSecret(ticketHex), timeoutNs);
+    }
+
     static InetSocketAddress parseAddress(final String endpoint)
     {
         final int colon = endpoint.lastIndexOf(':');

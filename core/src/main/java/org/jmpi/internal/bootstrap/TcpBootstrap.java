@@ -194,6 +194,32 @@ public final class TcpBootstrap implements Bootstrap
         request(BootstrapMessage.request(TYPE_FENCE, rank, 0, Math.max(0, timeoutNs), "", null), timeoutNs);
     }
 
+    /**
+     * Asks the launcher to start the children of a spawn ({@link SpawnWire}); waits while it starts their JVMs.
+     *
+     * @return the launcher's reply, decoded.
+     * @throws MpiException ERR_SPAWN when the launcher does not serve spawn requests (an older one), ERR_OTHER when
+     *                      it cannot be reached.
+     */
+    public SpawnWire.Reply spawn(final SpawnWire.Request request, final long timeoutNs)
+    {
+        final BootstrapMessage response;
+        try
+        {
+            response = request(BootstrapMessage.request(TYPE_SPAWN, rank, 0, Math.max(0, timeoutNs), "", request.encode()), timeoutNs);
+        }
+        catch (final MpiException ex)
+        {
+            if (ex.getMessage().contains("rejected (ERROR)"))
+            {
+                throw new MpiException(ErrorClass.ERR_SPAWN, "spawn: the launcher does not start processes for a running job: " +
+                    ex.getMessage(), ex);
+            }
+            throw ex;
+        }
+        return SpawnWire.Reply.decode(response.value());
+    }
+
     @Override
     public void abort(final int exitCode, final String message)
     {

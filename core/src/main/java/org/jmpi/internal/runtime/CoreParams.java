@@ -78,11 +78,16 @@ public final class CoreParams
         "With jmpi.rdma.rendezvous=auto: rendezvous messages of at least this many bytes between direct buffers are read " +
         "by the receiver, smaller ones written by the sender (docs/verbs.md, \"Rendezvous\").");
 
+    public static final ParamSpec DYN_NAMES = new ParamSpec("jmpi.dyn.names", "", "path",
+        "A directory that publishName/lookupName share with other jobs on this node (each name a file; two jmpirun jobs " +
+        "given the same directory find each other's ports); empty: names stay within the job (docs/compat.md, \"Dynamic processes\").");
+
     public static final List<ParamSpec> ALL = List.of(
         EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW, SPLIT_MIN, SPLIT, PVAS_MODE, PVAS_CALIBRATION, PVAS_STATS,
         IDLE_SPINS, IDLE_YIELDS, IDLE_SPIN_BURST, IDLE_JIT_WINDOW, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT,
         TRANSPORTS, JVM_ISOLATE, FINALIZE_WAIT, TRANSPORTS_SHOW,
-        RDMA_RENDEZVOUS, RDMA_READ_MIN);
+        RDMA_RENDEZVOUS, RDMA_READ_MIN,
+        DYN_NAMES);
 
     private CoreParams()
     {

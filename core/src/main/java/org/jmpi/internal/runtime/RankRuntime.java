@@ -83,25 +83,26 @@ public final class RankRuntime
     private final RankServices services;
     private final CommState world;
     private final CommState self;
+    /** Every rank of the bootstrap on the dynamic-process pair: more than the world for a spawn's joint job. */
+    private final CommState control;
     private final long initTimeoutNs;
+    /** The runtimes of jobs this rank joined later (a spawn's parents join their children's): finalized before this one. */
+    private final List<RankRuntime> joinedRuntimes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** What runs after the closing thread met the peers: stopping bootstrap services this rank hosts for joint jobs. */
+    private final List<Runnable> closedActions = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    private RankRuntime(final ThreadLevel level)
+    private RankRuntime(final ThreadLevel level, final RankContext rankContext, final Bootstrap bootstrap, final Params params,
+        final int[] worldRanks, final boolean primary)
     {
         final List<TransportProvider> providers = new ArrayList<>();
         ServiceLoader.load(TransportProvider.class).forEach(providers::add);
-        prepareInBackground(List.copyOf(providers));
-        rankContext = RankContext.current();
-        if (rankContext != null)
+        if (primary)
         {
-            bootstrap = rankContext.job().bootstrap(rankContext.rank());
-            params = rankContext.job().params();
+            prepareInBackground(List.copyOf(providers));
         }
-        else
-        {
-            final Bootstrap launched = EnvBootstrap.fromEnvironment();
-            bootstrap = launched != null ? launched : new SingletonBootstrap();
-            params = new Params(Map.of());
-        }
+        this.rankContext = rankContext;
+        this.bootstrap = bootstrap;
+        this.params = params;
         rank = bootstrap.rank();
         size = bootstrap.size();
         threadLevel = level;
@@ -213,7 +214,7 @@ public final class RankRuntime
         }
         waker.engine = engine;
         engine.start();
-        if (rankContext == null && !(bootstrap instanceof SingletonBootstrap))
+        if (primary && rankContext == null && !(bootstrap instanceof SingletonBootstrap))
         {
             abortOnUncaughtException(mainThread);
         }
@@ -234,12 +235,19 @@ public final class RankRuntime
         org.jmpi.internal.coll.node.NodeHost.install(services, bootstrap.jobId(), routes);
         // The one-sided layer registers its frame handlers before any peer can send it a frame (the fence below).
         services.install(OneSided.class, engine.call(() -> new OneSided(protocol, rank, arenaMemory())));
-        world = new CommState(protocol, bsendBuffer, aborter, services, WORLD_CONTEXT, WORLD_CONTEXT + 1, rank,
-            IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_ARE_FATAL, "WORLD");
+        final int[] members = worldRanks != null ? worldRanks : IntStream.range(0, size).toArray();
+        final int worldRank = IntStream.range(0, members.length).filter(i -> members[i] == rank).findFirst().orElseThrow(() ->
+            new MpiException(ErrorClass.ERR_OTHER, "init: bootstrap rank " + rank + " is not in its world " + java.util.Arrays.toString(members)));
+        world = new CommState(protocol, bsendBuffer, aborter, services, WORLD_CONTEXT, WORLD_CONTEXT + 1, worldRank,
+            members, ErrorHandler.ERRORS_ARE_FATAL, "WORLD");
         self = new CommState(protocol, bsendBuffer, aborter, services, SELF_CONTEXT, SELF_CONTEXT + 1, 0,
             new int[] {rank}, ErrorHandler.ERRORS_ARE_FATAL, "SELF");
-        services.install(Ports.class, new Ports(bootstrap, new CommState(protocol, bsendBuffer, aborter, services, DYNAMIC_CONTEXT,
-            DYNAMIC_CONTEXT + 1, rank, IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_RETURN, "DYNAMIC")));
+        control = new CommState(protocol, bsendBuffer, aborter, services, DYNAMIC_CONTEXT,
+            DYNAMIC_CONTEXT + 1, rank, IntStream.range(0, size).toArray(), ErrorHandler.ERRORS_RETURN, "DYNAMIC");
+        final Ports ports = new Ports(bootstrap, control, new JointJobs(this), params.get(CoreParams.DYN_NAMES));
+        services.install(Ports.class, ports);
+        closedActions.add(ports::shutdown);
+        services.install(RankRuntime.class, this);
         bootstrap.fence(initTimeoutNs);
     }
 
@@ -312,7 +320,75 @@ public final class RankRuntime
     /** Initialises this rank. */
     public static RankRuntime start(final ThreadLevel level)
     {
-        return new RankRuntime(level);
+        final RankContext rankContext = RankContext.current();
+        if (rankContext != null)
+        {
+            return new RankRuntime(level, rankContext, rankContext.job().bootstrap(rankContext.rank()), rankContext.job().params(), null, true);
+        }
+        final Bootstrap launched = EnvBootstrap.fromEnvironment();
+        final Bootstrap bootstrap = launched != null ? launched : new SingletonBootstrap();
+        final String spawnWorld = launched != null ? System.getenv(BootstrapEnv.SPAWN_WORLD_ENV_NAME) : null;
+        int[] world = null;
+        if (spawnWorld != null && !spawnWorld.isBlank())
+        {
+            final int children;
+            try
+            {
+                children = Integer.parseInt(spawnWorld.trim());
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + BootstrapEnv.SPAWN_WORLD_ENV_NAME + "=" +
+                    spawnWorld + " is not a number");
+            }
+            if (children < 1 || children >= bootstrap.size() || bootstrap.rank() >= children)
+            {
+                throw new MpiException(ErrorClass.ERR_OTHER, "launcher environment: " + BootstrapEnv.SPAWN_WORLD_ENV_NAME + "=" +
+                    children + " does not fit rank " + bootstrap.rank() + " of " + bootstrap.size());
+            }
+            world = IntStream.range(0, children).toArray();
+        }
+        return new RankRuntime(level, null, bootstrap, new Params(Map.of()), world, true);
+    }
+
+    /**
+     * The runtime of a job this process joins after init: a spawn's parents join their children's job
+     * (docs/compat.md, "Dynamic processes"). Its own transports, protocol and engine; its world is {@code worldRanks}
+     * of the bootstrap (the parents' group), the control communicator every rank of it.
+     */
+    public static RankRuntime joined(final ThreadLevel level, final Bootstrap bootstrap, final int[] worldRanks)
+    {
+        return new RankRuntime(level, null, bootstrap, new Params(Map.of()), worldRanks, false);
+    }
+
+    /** This runtime's bootstrap (its job's key/value service). */
+    public Bootstrap bootstrap()
+    {
+        return bootstrap;
+    }
+
+    /** The job's init timeout ({@code jmpi.init.timeout}). */
+    public long initTimeoutNs()
+    {
+        return initTimeoutNs;
+    }
+
+    /** Runs {@code action} once this runtime's finalize has met its peers (or given up), on the closing thread. */
+    public void onClosed(final Runnable action)
+    {
+        closedActions.add(action);
+    }
+
+    /** Keeps {@code joined} (a job this rank joined, {@link #joined}) to finalize it before this runtime. */
+    public void adopt(final RankRuntime joined)
+    {
+        joinedRuntimes.add(joined);
+    }
+
+    /** Every rank of this runtime's bootstrap (the dynamic-process control communicator): the world and, after a spawn, the other side. */
+    public CommState control()
+    {
+        return control;
     }
 
     public CommState world()
@@ -432,6 +508,10 @@ public final class RankRuntime
      */
     public void finish()
     {
+        for (final RankRuntime joined : joinedRuntimes)
+        {
+            joined.finish();
+        }
         services.markFinalized();
         engine.await(bsendBuffer::isEmpty);
         final long waitMs = Math.max(1, params.getLong(CoreParams.FINALIZE_WAIT));
@@ -453,7 +533,7 @@ public final class RankRuntime
     {
         try
         {
-            PointToPoint.barrier(world);
+            PointToPoint.barrier(world.size() == size ? world : control);
             drainOutput();
             bootstrap.fence(initTimeoutNs);
         }
@@ -484,6 +564,7 @@ public final class RankRuntime
             {
                 // the launcher is gone (the job was aborted): nothing left to tell it
             }
+            closedActions.forEach(Runnable::run);
         }
     }
 

@@ -77,7 +77,7 @@ class BootstrapProtocolDescriptorTest
     @Test
     void shouldNameEveryTypeAndStatus()
     {
-        for (byte type = TYPE_CHALLENGE; type <= TYPE_HEARTBEAT; type++)
+        for (byte type = TYPE_CHALLENGE; type <= TYPE_SPAWN; type++)
         {
             assertNotEquals("UNKNOWN(" + type + ")", typeName(type));
         }
