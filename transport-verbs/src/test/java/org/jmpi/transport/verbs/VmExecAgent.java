@@ -22,6 +22,8 @@ import java.util.List;
  *   VmExecAgent --serve PORT                       (node 1) runs until a client sends --shutdown
  *   VmExecAgent --port PORT HOST /bin/sh -c SCRIPT (node 0; jmpirun --launch-agent '... --port PORT', host appended)
  *   VmExecAgent --port PORT HOST --shutdown        stops the server
+ *   VmExecAgent --port PORT HOST --clock           prints the server's clock minus this one's, in ms (best of 5 exchanges:
+ *                                                  the one with the shortest round trip, its middle taken as the server's moment)
  * </pre>
  *
  * Wire: client to server: the argument count and arguments ({@code writeUTF}), then stdin as chunks
@@ -43,6 +45,11 @@ public final class VmExecAgent
         if (args.length == 2 && args[0].equals("--serve"))
         {
             serve(Integer.parseInt(args[1]));
+            return;
+        }
+        if (args.length == 4 && args[0].equals("--port") && args[3].equals("--clock"))
+        {
+            System.out.println(clockOffsetMs(args[2], Integer.parseInt(args[1])));
             return;
         }
         if (args.length >= 4 && args[0].equals("--port"))
@@ -69,6 +76,14 @@ public final class VmExecAgent
                 for (int i = 0; i < argc; i++)
                 {
                     command.add(in.readUTF());
+                }
+                if (command.equals(List.of("--clock")))
+                {
+                    final DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+                    out.writeLong(System.currentTimeMillis());
+                    out.flush();
+                    socket.close();
+                    continue;
                 }
                 if (command.equals(List.of("--shutdown")))
                 {
@@ -242,6 +257,31 @@ public final class VmExecAgent
             System.err.println("VmExecAgent: connection to " + host + ":" + port + " lost before the command ended");
             return 255;
         }
+    }
+
+    private static long clockOffsetMs(final String host, final int port) throws IOException
+    {
+        long bestRtt = Long.MAX_VALUE;
+        long offset = 0;
+        for (int i = 0; i < 5; i++)
+        {
+            try (Socket socket = new Socket(host, port))
+            {
+                final DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+                final long before = System.currentTimeMillis();
+                out.writeInt(1);
+                out.writeUTF("--clock");
+                out.flush();
+                final long theirs = new DataInputStream(socket.getInputStream()).readLong();
+                final long after = System.currentTimeMillis();
+                if (after - before < bestRtt)
+                {
+                    bestRtt = after - before;
+                    offset = theirs - (before + after) / 2;
+                }
+            }
+        }
+        return offset;
     }
 
     private static void closeQuietly(final Socket socket)
