@@ -370,18 +370,25 @@ final class Connector implements AutoCloseable
         closeQuietly(connecting);
         closeQuietly(accepting);
         boolean stopped = true;
+        // A closing thread that was interrupted (a job stopping its ranks) still waits for the helpers: the device
+        // must not be destroyed under them. Its interrupt is restored afterwards.
+        final boolean interrupted = Thread.interrupted();
         for (final Thread t : new Thread[] {acceptThread, connectThread})
         {
             if (t != null)
             {
                 t.interrupt();
-                try
+                final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JOIN_MS);
+                while (t.isAlive() && System.nanoTime() < deadline)
                 {
-                    t.join(JOIN_MS);
-                }
-                catch (final InterruptedException ex)
-                {
-                    Thread.currentThread().interrupt();
+                    try
+                    {
+                        t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                    }
+                    catch (final InterruptedException ex)
+                    {
+                        // Keep waiting (bounded); restored below.
+                    }
                 }
                 if (t.isAlive())
                 {
@@ -394,6 +401,10 @@ final class Connector implements AutoCloseable
                     System.err.println("jmpi: verbs: rank " + rank + ": " + t.getName() + " did not stop:" + stack);
                 }
             }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
         }
         return stopped;
     }
