@@ -239,7 +239,9 @@ final class Connector implements AutoCloseable
         final Peer p = transport.peerSlot(from);
         synchronized (p)
         {
-            if (p.state == Peer.CONNECTING && from > rank)
+            // A higher rank's request that crossed this rank's own (being accepted there, or accepted already while
+            // this side waits for READY): its requester waits for this side's exchange instead.
+            if ((p.state == Peer.CONNECTING || p.state == Peer.CONNECTED) && from > rank)
             {
                 write(out, KIND_CROSSED, from, 0, 0, new byte[SECRET_LENGTH]);
                 return;
