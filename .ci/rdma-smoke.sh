@@ -33,6 +33,10 @@ echo "rdma-smoke: built after $(( $(date +%s) - start )) s" >&2
 # Jumbo frames: rxe's active MTU follows the NIC's (1500 -> 1024, 9000 -> 4096): fewer, larger packets through
 # the emulated rxe for the contract's bulk cases.
 status=0
+# clocksource=hpet: under TCG on a loaded host a guest whose TSC was misjudged at a slow boot ran its clock up to 10x too
+# fast, so JUnit's and jmpirun's timeouts fired early (a 60 s limit after a few real seconds); the emulated HPET follows
+# the host's clock.
+export RXE_VM_APPEND="${RXE_VM_APPEND:-} clocksource=hpet"
 if [ "$mode" != 2vm ]; then
   "$vm" -q -T -t "$timeout" -m 4096 --mtu 9000 -e JAVA_HOME="$jdk" -- transport-verbs/src/test/vm/rdma-tests.sh "$@" || status=$?
 fi
@@ -40,9 +44,8 @@ case "$mode" in
   2vm|full)
     # Two VMs, one vCPU each, linked by the script's private L2 link: one rank per VM (docs/verbs.md, "Two VMs").
     # no_timer_check: under TCG on a loaded host the guest kernel's IO-APIC timer check failed ("IO-APIC + timer
-    # doesn't work!", a panic at boot) in one of the two VMs. clocksource=hpet: a guest whose TSC was misjudged at a
-    # slow boot ran its clock several times too fast (jmpirun's timeouts fired early); the HPET follows the host's clock.
-    RXE_VM_APPEND="${RXE_VM_APPEND:-} no_timer_check clocksource=hpet" "$vm" --nodes 2 -q -T -t "$timeout" -m 3072 --mtu 9000 -e JAVA_HOME="$jdk" -- transport-verbs/src/test/vm/jmpirun-2vm.sh \
+    # doesn't work!", a panic at boot) in one of the two VMs.
+    RXE_VM_APPEND="$RXE_VM_APPEND no_timer_check" "$vm" --nodes 2 -q -T -t "$timeout" -m 3072 --mtu 9000 -e JAVA_HOME="$jdk" -- transport-verbs/src/test/vm/jmpirun-2vm.sh \
       || status=$? ;;
 esac
 echo "rdma-smoke: $mode finished after $(( $(date +%s) - start )) s with status $status" >&2
