@@ -51,7 +51,10 @@ bench() {
   local rounds=${1:-1} sizes=(65536 1048576 4194304) r s line
   for r in $(seq 1 "$rounds"); do
     line=$(perftest ib_send_lat -s 8 -n 2000); echo "perftest lat 8 B: $line"
-    for s in "${sizes[@]}"; do line=$(perftest ib_write_bw -s "$s" -D 4); echo "perftest bw $s B: $line"; done
+    # A fixed amount (64 MiB, at least 20 messages) rather than -D: under load a 4 s run completed no 4 MiB message.
+    for s in "${sizes[@]}"; do
+      line=$(perftest ib_write_bw -s "$s" -n $(( 67108864 / s > 20 ? 67108864 / s : 20 ))); echo "perftest bw $s B: $line"
+    done
     run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -cp "$cp" org.jmpi.transport.verbs.VerbsMpiBench 2000 8 "${sizes[@]}"
   done 2>&1 | tee /tmp/bench.log
   # Ratios per round: perftest lat line "bytes iters t_min t_max t_typical t_avg ...", bw line "bytes iters peak average ...".
