@@ -7,7 +7,8 @@
 #                           (or only the classes named: CLASS, CLASS#method or pattern:REGEX)
 #   rdma-tests.sh jmpirun   real multi-JVM jobs through bin/jmpirun forced onto verbs, and a killed rank (jmpirun-verbs.sh)
 #   rdma-tests.sh full      smoke, contract, axis, jmpirun (each runs even when an earlier one failed)
-#   rdma-tests.sh bench     perftest's ib_send_lat and ib_write_bw, then VerbsFrameBench (transport frames)
+#   rdma-tests.sh bench [ROUNDS]  perftest's ib_send_lat and ib_write_bw against VerbsMpiBench (MPI level), ratios
+#   rdma-tests.sh frame-bench [ARGS]  VerbsFrameBench (the transport's frames, no MPI)
 #   rdma-tests.sh rndv-bench [ITERATIONS [SIZES..]]  rendezvous by RDMA read against write (RdmaRendezvousBench)
 #   rdma-tests.sh CLASS.. the named test classes (or pattern:REGEX)
 set -euo pipefail
@@ -24,7 +25,7 @@ contract=org.jmpi.transport.verbs.VerbsTransportContractTest
 smoke() {
   run -cp "$cp" org.jmpi.transport.verbs.VmTestRunner org.jmpi.transport.verbs.ibv.VerbsLoopbackTest \
     org.jmpi.transport.verbs.VerbsRemoteMemoryTest org.jmpi.transport.verbs.VerbsStagedMemoryTest \
-    org.jmpi.transport.verbs.VerbsDeadPeerTest "$contract#shouldReachEveryPeer(int)" \
+    org.jmpi.transport.verbs.VerbsDeadPeerTest org.jmpi.transport.verbs.VerbsConnectTest "$contract#shouldReachEveryPeer(int)" \
     "$contract#shouldRefuseOffersUnderBackPressureAndDeliverEverythingOnceAfterDraining" \
     "$contract#shouldSendNothingWhenTheWriterThrows" "$contract#shouldReturnZeroFromProgressWhenIdle(int)"
 }
@@ -37,15 +38,31 @@ axis() {
     'pattern:org\.jmpi\.internal\.rma\..*Test' 'pattern:org\.jmpi\.coll\.CollectivesTest')
   run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -cp "$cp" org.jmpi.transport.verbs.VmTestRunner "${selected[@]}"
 }
+perftest() { # TOOL ARGS...: server and client on rxe0 in this VM; prints the client's result line
+  local tool=$1; shift
+  "$tool" -d "${RXE_DEV:-rxe0}" -x 1 "$@" >/tmp/perftest-server.log 2>&1 & local server=$!
+  sleep 1.5
+  "$tool" -d "${RXE_DEV:-rxe0}" -x 1 "$@" "${RXE_IP:-127.0.0.1}" 2>&1 | grep -A1 -E '#bytes' | tail -1
+  wait $server || true
+}
 bench() {
-  # perftest and jmpi's frames on the same device in the same VM session (docs/verbs.md, "Figures").
-  for t in "ib_send_lat -n 2000" "ib_write_bw -D 4"; do
-    $t -d "${RXE_DEV:-rxe0}" -x 1 >/tmp/perftest-server.log 2>&1 & server=$!
-    sleep 1.5
-    echo "== $t"; $t -d "${RXE_DEV:-rxe0}" -x 1 "${RXE_IP:-127.0.0.1}" 2>&1 | grep -A1 -E '#bytes' | tail -1
-    wait $server || true
-  done
-  run -cp "$cp" org.jmpi.transport.verbs.VerbsFrameBench "$@"
+  # perftest and jmpi on the same device in the same VM session, alternating ROUNDS times (docs/verbs.md, "Figures"):
+  # ib_send_lat against MPI ping-pong at 8 B, ib_write_bw against MPI windows of isends at each size.
+  local rounds=${1:-1} sizes=(65536 1048576 4194304) r s line
+  for r in $(seq 1 "$rounds"); do
+    line=$(perftest ib_send_lat -s 8 -n 2000); echo "perftest lat 8 B: $line"
+    # A fixed amount (64 MiB, at least 20 messages) rather than -D: under load a 4 s run completed no 4 MiB message.
+    for s in "${sizes[@]}"; do
+      line=$(perftest ib_write_bw -s "$s" -n $(( 67108864 / s > 20 ? 67108864 / s : 20 ))); echo "perftest bw $s B: $line"
+    done
+    run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -cp "$cp" org.jmpi.transport.verbs.VerbsMpiBench 2000 8 "${sizes[@]}"
+  done 2>&1 | tee /tmp/bench.log
+  # Ratios per round: perftest lat line "bytes iters t_min t_max t_typical t_avg ...", bw line "bytes iters peak average ...".
+  awk '/^perftest lat/ { typ = $9; avg = $10 }
+       /^perftest bw/ { pbw[$3] = $8 }
+       /^mpi lat/ { gsub(",", ""); mean = $8; p50 = $11
+                    printf "ratio lat 8 B: jmpi mean / ib_send_lat t_avg = %.2f, jmpi p50 / t_typical = %.2f\n", mean / avg, p50 / typ }
+       /^mpi bw/ { gsub(":", ""); if (pbw[$3] > 0) printf "ratio bw %s B: jmpi / ib_write_bw = %.2f\n", $3, $5 / pbw[$3] }' /tmp/bench.log
 }
 case "${1:-smoke}" in
   smoke) smoke ;;
@@ -53,6 +70,7 @@ case "${1:-smoke}" in
   jmpirun) "$here/jmpirun-verbs.sh" ;;
   contract) contract ;;
   bench) shift; bench "$@" ;;
+  frame-bench) shift; run -cp "$cp" org.jmpi.transport.verbs.VerbsFrameBench "$@" ;;
   axis) shift; axis "$@" ;;
   rndv-bench) shift; run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -cp "$cp" org.jmpi.transport.verbs.RdmaRendezvousBench "$@" ;;
   *) run -cp "$cp" org.jmpi.transport.verbs.VmTestRunner "$@" ;;

@@ -258,7 +258,7 @@ final class StagedOperations
             }
             return chunks;
         }
-        final VerbsTransport.Peer p = transport.peer(op.peer);
+        final Peer p = transport.peer(op.peer);
         if (p.failed && op.failure == null)
         {
             op.failure = new MpiException(ErrorClass.ERR_OTHER, "verbs: rank " + op.peer + " is gone (seen by rank " + transport.rank() + ")");

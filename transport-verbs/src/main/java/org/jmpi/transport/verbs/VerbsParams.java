@@ -38,11 +38,14 @@ final class VerbsParams
         "verbs: remote-memory atomics (fetch-and-add, compare-and-swap of 8-byte integers) for the one-sided layer: auto where " +
         "the device's atomics are atomic with the CPU's (IBV_ATOMIC_GLOB); on also where they are atomic only among the " +
         "device's own (rxe, most mlx5: right when a window's counters are updated only through them); off never.");
+    static final ParamSpec CONNECT = new ParamSpec("jmpi.verbs.connect", "lazy", "lazy|eager",
+        "verbs: create and connect a pair's queue pairs at its first message (lazy), or every pair's while opening (eager); " +
+        "either way on a helper thread, through the peer's connection listener (docs/verbs.md, \"Connection\").");
     static final ParamSpec LIBRARY = new ParamSpec("jmpi.verbs.library", "ibverbs", "name",
         "verbs: the libibverbs JNA loads (a path or a name); for tests and unusual installations.");
 
     static final List<ParamSpec> ALL = List.of(DEVICE, PORT, GID_INDEX, LOCAL, SLOTS, FRAME, TIMEOUT, RMA_DEPTH,
-        RCACHE_BYTES, RCACHE_ENTRIES, BOUNCE_SLOTS, BOUNCE_BYTES, ATOMICS, LIBRARY);
+        RCACHE_BYTES, RCACHE_ENTRIES, BOUNCE_SLOTS, BOUNCE_BYTES, ATOMICS, CONNECT, LIBRARY);
 
     /** Core's transport selection ({@code jmpi.transports}): read to know whether verbs was asked for by name. */
     static final ParamSpec TRANSPORTS = new ParamSpec("jmpi.transports", "all", "list", "core's; not listed here");

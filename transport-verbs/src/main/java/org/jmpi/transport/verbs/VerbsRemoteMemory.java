@@ -116,7 +116,7 @@ final class VerbsRemoteMemory implements RemoteMemory
             throw new UnsupportedOperationException("verbs: " + what + " is not offered for this memory (jmpi.verbs.atomics, the device's " +
                 "atomic capability, or a heap region; issue 19)");
         }
-        final VerbsTransport.Peer p = transport.peer(peerRank);
+        final Peer p = transport.peer(peerRank);
         if (p == null)
         {
             throw new MpiException(ErrorClass.ERR_RANK, "verbs: " + what + ": rank " + peerRank + " is not a peer of rank " + transport.rank());
@@ -131,7 +131,7 @@ final class VerbsRemoteMemory implements RemoteMemory
         {
             throw new MpiException(ErrorClass.ERR_OTHER, "verbs: " + what + ": rank " + peerRank + " is gone (seen by rank " + transport.rank() + ")");
         }
-        if (p.rmaInFlight >= depth)
+        if (p.rmaInFlight >= depth || !transport.ready(p))
         {
             return false;
         }
@@ -292,7 +292,7 @@ final class VerbsRemoteMemory implements RemoteMemory
     {
         final String what = read ? "get" : "put";
         final LocalRegistration local = registration(registration, what);
-        final VerbsTransport.Peer p = transport.peer(peerRank);
+        final Peer p = transport.peer(peerRank);
         if (p == null)
         {
             throw new MpiException(ErrorClass.ERR_RANK, "verbs: " + what + ": rank " + peerRank + " is not a peer of rank " + transport.rank());
@@ -315,7 +315,7 @@ final class VerbsRemoteMemory implements RemoteMemory
         {
             throw new MpiException(ErrorClass.ERR_OTHER, "verbs: " + what + ": rank " + peerRank + " is gone (seen by rank " + transport.rank() + ")");
         }
-        if (oneRequest && p.rmaInFlight >= depth)
+        if (oneRequest && p.rmaInFlight >= depth || !transport.ready(p))
         {
             return false;
         }

@@ -29,9 +29,10 @@ import java.security.SecureRandom;
  * Frames between ranks over RDMA verbs: one reliable-connected queue pair per peer, all completing on one
  * completion queue polled in {@link #progress}.
  * <ol>
- * <li>Open: open the device, register the send, receive and credit memory, create a queue pair per peer and
- * move it to INIT, pre-post {@code slots + 1} receive buffers on it, publish a {@link ConnectionRecord} on
- * the bootstrap, read every peer's and connect (RTR, RTS).</li>
+ * <li>Open: open the device, register the credit words, create the completion queue, publish a
+ * {@link ConnectionRecord} on the bootstrap and read every peer's. Pairs connect later, on the {@link Connector}'s
+ * helper threads: at a pair's first message (lazy) or before open returns (eager). Frames offered to a peer before
+ * its pair is connected wait in order in {@link PendingFrames} and go out from {@link #progress} once it is.</li>
  * <li>{@link #offer}: if the peer has a credit (frames sent minus frames it consumed, read from this rank's
  * credit word for it, below {@code slots}) and a send slot is free, the writer writes into the slot and a
  * SEND (with immediate {@link #IMM_FRAME}) goes out; else back-pressure ({@code false}).</li>
@@ -61,30 +62,6 @@ final class VerbsTransport implements Transport
     private static final long CLOSE_TIMEOUT_NS = 2_000_000_000L;
     private static final int POLL_BATCH = 32;
 
-    /** One connected peer. */
-    static final class Peer
-    {
-        final int rank;
-        final QueuePair qp;
-        long remoteCreditAddress;
-        int remoteCreditRkey;
-        long sent;
-        long sendCompleted;
-        long consumed;
-        long creditWritten;
-        boolean creditInFlight;
-        boolean byeReceived;
-        boolean byeAcked;
-        boolean failed;
-        int rmaInFlight;
-
-        Peer(final int rank, final QueuePair qp)
-        {
-            this.rank = rank;
-            this.qp = qp;
-        }
-    }
-
     private final int rank;
     private final int size;
     private final int slots;
@@ -93,16 +70,10 @@ final class VerbsTransport implements Transport
     private final VerbsContext device;
     private final CompletionQueue cq;
     private final Peer[] peers;
-    private final NativeBlock sendBlock;
-    private final NativeBlock recvBlock;
     private final NativeBlock creditBlock;
     private final NativeBlock creditOutBlock;
-    private final MemoryRegion sendMr;
-    private final MemoryRegion recvMr;
     private final MemoryRegion creditMr;
     private final MemoryRegion creditOutMr;
-    private final UnsafeBuffer sendView;
-    private final UnsafeBuffer recvView;
     private final UnsafeBuffer creditView;
     private final UnsafeBuffer creditOutView;
     private final SendRequests sends = new SendRequests(1, 1);
@@ -110,6 +81,16 @@ final class VerbsTransport implements Transport
     private final WorkCompletions wcs = new WorkCompletions(POLL_BATCH);
     private final VerbsRemoteMemory remoteMemory;
     private final int rmaDepth;
+    private final int port;
+    private final int timeout;
+    private final int gidIndex;
+    private final byte[] gid;
+    private final PortAttributes portAttributes;
+    private final boolean global;
+    private final Connector connector;
+    private ConnectionRecord[] records;
+    /** Peers with frames waiting for their pair to connect. */
+    private int pendingPeers;
     private boolean polling;
     private boolean closed;
 
@@ -136,9 +117,14 @@ final class VerbsTransport implements Transport
             throw new MpiException(ErrorClass.ERR_ARG, "verbs: " + VerbsParams.BOUNCE_SLOTS.name() + "=" + bounceSlots + " and " +
                 VerbsParams.BOUNCE_BYTES.name() + "=" + bounceBytes + ": each at least 1, together under 2 GiB");
         }
-        final int timeout = context.params().getInt(VerbsParams.TIMEOUT);
+        this.timeout = context.params().getInt(VerbsParams.TIMEOUT);
         this.rmaDepth = context.params().getInt(VerbsParams.RMA_DEPTH);
-        final int port = context.params().getInt(VerbsParams.PORT);
+        this.port = context.params().getInt(VerbsParams.PORT);
+        final String connect = context.params().get(VerbsParams.CONNECT).trim();
+        if (!connect.equals("lazy") && !connect.equals("eager"))
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "verbs: " + VerbsParams.CONNECT.name() + "=" + connect + " is neither lazy nor eager");
+        }
         try
         {
             this.device = VerbsContext.open(IbvLibrary.load(context.params().get(VerbsParams.LIBRARY)), context.params().get(VerbsParams.DEVICE), port);
@@ -149,69 +135,47 @@ final class VerbsTransport implements Transport
         }
         try
         {
-            final PortAttributes portAttributes = device.portAttributes();
-            final int gidIndex = GidChoice.choose(device, context.params().get(VerbsParams.GID_INDEX));
-            final byte[] gid = device.gid(gidIndex);
-            final long peerSlots = (long)slots * frameLength;
+            this.portAttributes = device.portAttributes();
+            this.gidIndex = GidChoice.choose(device, context.params().get(VerbsParams.GID_INDEX));
+            this.gid = device.gid(gidIndex);
+            this.global = portAttributes.linkLayer() == Ibv.LINK_LAYER_ETHERNET || !allZero(gid);
             final long recvPerPeer = (long)(slots + 1) * frameLength;
-            if (peerSlots * size > Integer.MAX_VALUE || recvPerPeer * size > Integer.MAX_VALUE)
+            if (recvPerPeer > Integer.MAX_VALUE)
             {
-                throw new MpiException(ErrorClass.ERR_ARG, "verbs: " + size + " ranks * " + (slots + 1) + " slots * " + frameLength +
-                    " bytes exceed 2 GiB of buffers; lower " + VerbsParams.SLOTS.name() + " or " + VerbsParams.FRAME.name());
+                throw new MpiException(ErrorClass.ERR_ARG, "verbs: " + (slots + 1) + " slots * " + frameLength +
+                    " bytes exceed 2 GiB of buffers per peer; lower " + VerbsParams.SLOTS.name() + " or " + VerbsParams.FRAME.name());
             }
-            sendBlock = new NativeBlock((int)(peerSlots * size));
-            recvBlock = new NativeBlock((int)(recvPerPeer * size));
             creditBlock = new NativeBlock(Long.BYTES * size);
             creditOutBlock = new NativeBlock(Long.BYTES * size);
             creditBlock.clear();
-            sendMr = device.register(sendBlock, Ibv.ACCESS_LOCAL_WRITE);
-            recvMr = device.register(recvBlock, Ibv.ACCESS_LOCAL_WRITE);
             creditMr = device.register(creditBlock, Ibv.ACCESS_LOCAL_WRITE | Ibv.ACCESS_REMOTE_WRITE);
             creditOutMr = device.register(creditOutBlock, Ibv.ACCESS_LOCAL_WRITE);
-            sendView = new UnsafeBuffer(sendBlock.address(), sendBlock.lengthBytes());
-            recvView = new UnsafeBuffer(recvBlock.address(), recvBlock.lengthBytes());
             creditView = new UnsafeBuffer(creditBlock.address(), creditBlock.lengthBytes());
             creditOutView = new UnsafeBuffer(creditOutBlock.address(), creditOutBlock.lengthBytes());
             final int perPeerCqe = 2 * slots + 3 + rmaDepth;
             cq = device.createCompletionQueue(Math.min(device.device().maxCqe(), Math.max(1, size - 1) * perPeerCqe), null);
             peers = new Peer[size];
-            final SecureRandom random = new SecureRandom();
-            final int[] qpns = new int[size];
-            final int[] psns = new int[size];
             for (int r = 0; r < size; r++)
             {
-                if (r == rank)
-                {
-                    continue;
-                }
-                final QueuePair qp = createQueuePair(slots + 2 + rmaDepth, slots + 1);
-                peers[r] = new Peer(r, qp);
-                qp.toInit(port, ACCESS);
-                for (int slot = 0; slot <= slots; slot++)
-                {
-                    postRecv(peers[r], slot);
-                }
-                qpns[r] = qp.qpNumber();
-                psns[r] = random.nextInt(1 << 24);
+                peers[r] = r == rank ? null : new Peer(r);
             }
+            final byte[] secret = new byte[ConnectDescriptor.SECRET_LENGTH];
+            new SecureRandom().nextBytes(secret);
+            connector = new Connector(this, rank, ConnectAddress.choose(gid), secret, context.initTimeoutNs());
             final Bootstrap bootstrap = context.bootstrap();
             bootstrap.put("verbs." + rank, new ConnectionRecord(portAttributes.lid(), gid, portAttributes.activeMtu(), creditBlock.address(),
-                creditMr.rkey(), qpns, psns).encode());
-            final boolean global = portAttributes.linkLayer() == Ibv.LINK_LAYER_ETHERNET || !allZero(gid);
+                creditMr.rkey(), connector.address().getAddress().getHostAddress(), connector.address().getPort(), secret).encode());
+            records = new ConnectionRecord[size];
             for (int r = 0; r < size; r++)
             {
-                if (r == rank)
+                if (r != rank)
                 {
-                    continue;
+                    records[r] = ConnectionRecord.decode(r, bootstrap.get("verbs." + r, context.initTimeoutNs()));
+                    peers[r].remoteCreditAddress = records[r].creditAddress() + (long)Long.BYTES * rank;
+                    peers[r].remoteCreditRkey = records[r].creditRkey();
                 }
-                final ConnectionRecord theirs = ConnectionRecord.decode(r, size, bootstrap.get("verbs." + r, context.initTimeoutNs()));
-                final Peer p = peers[r];
-                p.remoteCreditAddress = theirs.creditAddress() + (long)Long.BYTES * rank;
-                p.remoteCreditRkey = theirs.creditRkey();
-                p.qp.connect(port, global ? gidIndex : -1, Math.min(portAttributes.activeMtu(), theirs.mtu()), ACCESS,
-                    Math.max(1, Math.min(device.device().maxQpRdAtomic(), 16)), new QueuePairAddress(qpns[r], portAttributes.lid(), gid, psns[r]),
-                    new QueuePairAddress(theirs.qpNumbers()[rank], theirs.lid(), theirs.gid(), theirs.psns()[rank]), timeout);
             }
+            connector.start(records);
             remoteMemory = new VerbsRemoteMemory(this, device, rmaDepth, size, context.params().getLong(VerbsParams.RCACHE_BYTES),
                 context.params().getInt(VerbsParams.RCACHE_ENTRIES), bounceSlots, bounceBytes, context.params().get(VerbsParams.ATOMICS));
         }
@@ -221,6 +185,110 @@ final class VerbsTransport implements Transport
             closeQuietly(device);
             throw failure;
         }
+        if (connect.equals("eager"))
+        {
+            connectAll(System.nanoTime() + context.initTimeoutNs());
+        }
+    }
+
+    /**
+     * Eager mode: asks for a connection to every higher rank (the lower ones ask this one) and waits until every pair
+     * is connected. @throws MpiException ERR_OTHER naming a peer that cannot be connected, or on timeout.
+     */
+    private void connectAll(final long deadlineNs)
+    {
+        for (int r = rank + 1; r < size; r++)
+        {
+            peers[r].requested = true;
+            connector.request(r);
+        }
+        for (final Peer p : peers)
+        {
+            while (p != null && p.state != Peer.CONNECTED)
+            {
+                if (p.state == Peer.FAILED || System.nanoTime() > deadlineNs)
+                {
+                    final MpiException failure = gone(p, p.state == Peer.FAILED ? p.failure : "not connected within the init timeout");
+                    close();
+                    throw failure;
+                }
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+        }
+    }
+
+    /** The peer record of {@code r} (the connector's threads). */
+    Peer peerSlot(final int r)
+    {
+        return peers[r];
+    }
+
+    /**
+     * The connector's threads, holding {@code p}'s lock: the pair's frame buffers (registered), its queue pair in INIT
+     * with every receive buffer posted, and its first PSN. Undone on failure.
+     */
+    void setUp(final Peer p)
+    {
+        try
+        {
+            p.sendBlock = new NativeBlock(slots * frameLength);
+            p.recvBlock = new NativeBlock((slots + 1) * frameLength);
+            p.sendMr = device.register(p.sendBlock, Ibv.ACCESS_LOCAL_WRITE);
+            p.recvMr = device.register(p.recvBlock, Ibv.ACCESS_LOCAL_WRITE);
+            p.sendView = new UnsafeBuffer(p.sendBlock.address(), p.sendBlock.lengthBytes());
+            p.recvView = new UnsafeBuffer(p.recvBlock.address(), p.recvBlock.lengthBytes());
+            p.qp = createQueuePair(slots + 2 + rmaDepth, slots + 1);
+            p.qp.toInit(port, ACCESS);
+            final RecvRequests initial = new RecvRequests(1);
+            for (int slot = 0; slot <= slots; slot++)
+            {
+                postRecv(p, slot, initial);
+            }
+            p.psn = new SecureRandom().nextInt(1 << 24);
+        }
+        catch (final RuntimeException ex)
+        {
+            releasePeer(p);
+            throw ex;
+        }
+    }
+
+    /** The connector's threads, holding {@code p}'s lock: RTR and RTS towards the peer's queue pair {@code qpn}, first PSN {@code psn}. */
+    void connect(final Peer p, final int qpn, final int remotePsn)
+    {
+        final ConnectionRecord theirs = records[p.rank];
+        p.qp.connect(port, global ? gidIndex : -1, Math.min(portAttributes.activeMtu(), theirs.mtu()), ACCESS,
+            Math.max(1, Math.min(device.device().maxQpRdAtomic(), 16)), new QueuePairAddress(p.qp.qpNumber(), portAttributes.lid(), gid, p.psn),
+            new QueuePairAddress(qpn, theirs.lid(), theirs.gid(), remotePsn), timeout);
+    }
+
+    /**
+     * Whether {@code p} is connected (the rank's thread); if not, asks the connector once and answers false
+     * (back-pressure until it is). @throws MpiException ERR_OTHER when its connection failed.
+     */
+    boolean ready(final Peer p)
+    {
+        if (p.connected)
+        {
+            return true;
+        }
+        final int state = p.state;
+        if (state == Peer.CONNECTED)
+        {
+            p.connected = true;
+            return true;
+        }
+        if (state == Peer.FAILED)
+        {
+            throw gone(p, p.failure);
+        }
+        if (!p.requested)
+        {
+            p.requested = true;
+            connector.request(p.rank);
+        }
+        return false;
     }
 
     /**
@@ -251,21 +319,11 @@ final class VerbsTransport implements Transport
         return true;
     }
 
-    private int sendOffset(final int peer, final int slot)
+    private void postRecv(final Peer p, final int slot, final RecvRequests requests)
     {
-        return (peer * slots + slot) * frameLength;
-    }
-
-    private int recvOffset(final int peer, final int slot)
-    {
-        return (peer * (slots + 1) + slot) * frameLength;
-    }
-
-    private void postRecv(final Peer p, final int slot)
-    {
-        recvs.prepare(0, WorkRequestIds.of(WorkRequestIds.RECV, p.rank, slot), recvMr.address() + recvOffset(p.rank, slot), frameLength,
-            recvMr.lkey());
-        final int rc = p.qp.post(recvs, 0, 1);
+        requests.prepare(0, WorkRequestIds.of(WorkRequestIds.RECV, p.rank, slot), p.recvMr.address() + (long)slot * frameLength, frameLength,
+            p.recvMr.lkey());
+        final int rc = p.qp.post(requests, 0, 1);
         if (rc != 0)
         {
             throw new MpiException(ErrorClass.ERR_INTERN, "verbs: rank " + rank + " cannot post a receive for rank " + p.rank + " (errno " + rc + ")");
@@ -314,19 +372,93 @@ final class VerbsTransport implements Transport
         {
             throw gone(p, "its queue pair failed earlier");
         }
-        final long peerConsumed = creditView.getLongVolatile(Long.BYTES * dstRank);
-        if (p.sent - peerConsumed >= slots || p.sent - p.sendCompleted >= slots)
+        if (!ready(p) || p.pending != null && !flushPending(p))
+        {
+            // Not connected yet (or earlier frames still wait): kept in order until it is.
+            if (p.pending == null)
+            {
+                p.pending = new PendingFrames(slots, frameLength);
+                pendingPeers++;
+            }
+            if (p.pending.isFull())
+            {
+                return false;
+            }
+            p.pending.add(lengthBytes, writer, immediate);
+            return true;
+        }
+        if (!canSend(p))
         {
             return false;
         }
-        final int slot = (int)(p.sent % slots);
-        final int offset = sendOffset(dstRank, slot);
-        writer.write(sendView, offset, lengthBytes);
-        sends.prepareSend(0, WorkRequestIds.of(WorkRequestIds.SEND, dstRank, slot), sendMr.address() + offset, lengthBytes, sendMr.lkey(),
-            lengthBytes <= p.qp.maxInlineBytes() ? Ibv.SEND_SIGNALED | Ibv.SEND_INLINE : Ibv.SEND_SIGNALED, true, immediate);
+        final int offset = (int)(p.sent % slots) * frameLength;
+        writer.write(p.sendView, offset, lengthBytes);
+        send(p, offset, lengthBytes, immediate);
+        return true;
+    }
+
+    /** Whether {@code p} has a credit and a free send slot. */
+    private boolean canSend(final Peer p)
+    {
+        final long peerConsumed = creditView.getLongVolatile(Long.BYTES * p.rank);
+        return p.sent - peerConsumed < slots && p.sent - p.sendCompleted < slots;
+    }
+
+    /** Posts the frame written at {@code offset} of {@code p}'s send slots (the slot of {@code p.sent}). */
+    private void send(final Peer p, final int offset, final int lengthBytes, final int immediate)
+    {
+        sends.prepareSend(0, WorkRequestIds.of(WorkRequestIds.SEND, p.rank, (int)(p.sent % slots)), p.sendMr.address() + offset, lengthBytes,
+            p.sendMr.lkey(), lengthBytes <= p.qp.maxInlineBytes() ? Ibv.SEND_SIGNALED | Ibv.SEND_INLINE : Ibv.SEND_SIGNALED, true, immediate);
         post(p, "a frame");
         p.sent++;
+    }
+
+    /** Posts {@code p}'s pending frames while it has credits (connected); true when none is left (then dropped). */
+    private boolean flushPending(final Peer p)
+    {
+        final PendingFrames pending = p.pending;
+        while (!pending.isEmpty())
+        {
+            if (!canSend(p))
+            {
+                return false;
+            }
+            final int offset = (int)(p.sent % slots) * frameLength;
+            final int lengthBytes = pending.headLength();
+            final int immediate = pending.headImmediate();
+            pending.moveHead(p.sendView, offset);
+            send(p, offset, lengthBytes, immediate);
+        }
+        p.pending = null;
+        pendingPeers--;
         return true;
+    }
+
+    /**
+     * Progress of frames offered before their pair connected: posted once it is; a pair that failed to connect drops
+     * them and reports the peer's death (once; later offers to it report it again).
+     */
+    private int flushPendingPeers()
+    {
+        int work = 0;
+        for (final Peer p : peers)
+        {
+            if (p == null || p.pending == null)
+            {
+                continue;
+            }
+            if (p.state == Peer.FAILED)
+            {
+                p.pending = null;
+                pendingPeers--;
+                throw gone(p, p.failure);
+            }
+            if (ready(p))
+            {
+                work += flushPending(p) ? 1 : 0;
+            }
+        }
+        return work;
     }
 
     /** Posts {@code sends[0]} on {@code p}'s queue pair. */
@@ -389,6 +521,10 @@ final class VerbsTransport implements Transport
                 work += polled;
             }
             while (polled == POLL_BATCH);
+            if (pendingPeers > 0)
+            {
+                work += flushPendingPeers();
+            }
             return work + remoteMemory.drive();
         }
         catch (final VerbsException ex)
@@ -406,6 +542,10 @@ final class VerbsTransport implements Transport
         final long wrId = wcs.wrId(i);
         final int kind = WorkRequestIds.kind(wrId);
         final Peer p = peers[WorkRequestIds.peer(wrId)];
+        if (!p.connected && p.state == Peer.CONNECTED)
+        {
+            p.connected = true; // the volatile read publishes the connector's writes to this thread
+        }
         final int status = wcs.status(i);
         if (status != Ibv.WC_SUCCESS)
         {
@@ -425,13 +565,13 @@ final class VerbsTransport implements Transport
                 }
                 if (immediate == IMM_STAGED)
                 {
-                    remoteMemory.staged().onMessage(p.rank, recvView, recvOffset(p.rank, slot), wcs.byteLength(i));
+                    remoteMemory.staged().onMessage(p.rank, p.recvView, slot * frameLength, wcs.byteLength(i));
                 }
                 else
                 {
-                    handler.onFrame(p.rank, recvView, recvOffset(p.rank, slot), wcs.byteLength(i));
+                    handler.onFrame(p.rank, p.recvView, slot * frameLength, wcs.byteLength(i));
                 }
-                postRecv(p, slot);
+                postRecv(p, slot, recvs);
                 p.consumed++;
                 returnCredits(p);
             }
@@ -550,10 +690,11 @@ final class VerbsTransport implements Transport
             return;
         }
         closed = true;
+        final boolean helpersStopped = connector.stop();
         int pending = 0;
         for (final Peer p : peers)
         {
-            if (p == null || p.failed)
+            if (p == null || p.failed || p.state != Peer.CONNECTED)
             {
                 continue;
             }
@@ -580,7 +721,7 @@ final class VerbsTransport implements Transport
                 Thread.yield();
             }
         }
-        release();
+        release(helpersStopped);
     }
 
     /**
@@ -590,30 +731,56 @@ final class VerbsTransport implements Transport
     void abandon()
     {
         closed = true;
-        release();
+        release(connector.stop());
     }
 
-    private void release()
+    /**
+     * Destroys everything. When a helper thread did not stop in time (a connection exchange blocked in the kernel)
+     * the device and the pairs' resources are left to the process's end rather than freed under it.
+     */
+    private void release(final boolean helpersStopped)
     {
         remoteMemory.close();
+        if (!helpersStopped)
+        {
+            System.err.println("jmpi: verbs: rank " + rank + ": a connection helper did not stop; the device is left open");
+            return;
+        }
         for (final Peer p : peers)
         {
             if (p != null)
             {
-                closeQuietly(p.qp);
+                releasePeer(p);
             }
         }
         closeQuietly(cq);
-        closeQuietly(sendMr);
-        closeQuietly(recvMr);
         closeQuietly(creditMr);
         closeQuietly(creditOutMr);
         closeQuietly(device);
         // The device is closed: nothing touches the buffers any more; free them now rather than at some GC.
-        sendBlock.free();
-        recvBlock.free();
         creditBlock.free();
         creditOutBlock.free();
+    }
+
+    /** Destroys {@code p}'s queue pair and frame buffers, whatever of them exists. */
+    private void releasePeer(final Peer p)
+    {
+        closeQuietly(p.qp);
+        closeQuietly(p.sendMr);
+        closeQuietly(p.recvMr);
+        if (p.sendBlock != null)
+        {
+            p.sendBlock.free();
+        }
+        if (p.recvBlock != null)
+        {
+            p.recvBlock.free();
+        }
+        p.qp = null;
+        p.sendMr = null;
+        p.recvMr = null;
+        p.sendBlock = null;
+        p.recvBlock = null;
     }
 
     private void closeQuietly(final AutoCloseable c)

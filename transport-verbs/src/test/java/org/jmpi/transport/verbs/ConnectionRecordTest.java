@@ -19,22 +19,27 @@ class ConnectionRecordTest
         gid[11] = (byte)0xFF;
         gid[12] = 10;
         gid[15] = 15;
-        final ConnectionRecord record = new ConnectionRecord(0, gid, 3, 0x7F12_3456_7000L, 0x8000_1234,
-            new int[] {0x8000_0011, 0, 19}, new int[] {0xABCDEF, 0, 1});
+        final byte[] secret = new byte[16];
+        secret[0] = (byte)0xA5;
+        secret[15] = 1;
+        final ConnectionRecord record = new ConnectionRecord(0, gid, 3, 0x7F12_3456_7000L, 0x8000_1234, "10.0.0.15", 40123, secret);
         final byte[] encoded = record.encode();
-        assertEquals("verbs1 0 00000000000000000000ffff0a00000f 3 7f1234567000 80001234 2147483665:11259375,0:0,19:1",
+        assertEquals("verbs2 0 00000000000000000000ffff0a00000f 3 7f1234567000 80001234 10.0.0.15:40123 a5000000000000000000000000000001",
             new String(encoded, StandardCharsets.US_ASCII));
-        assertEquals(record, ConnectionRecord.decode(1, 3, encoded));
+        assertEquals(record, ConnectionRecord.decode(1, encoded));
+        assertTrue(record.toString().endsWith("10.0.0.15:40123 <secret>"), record.toString());
     }
 
     @Test
     void shouldNameTheRankOfABadRecord()
     {
         final MpiException ex = assertThrows(MpiException.class,
-            () -> ConnectionRecord.decode(4, 2, "verbs0 0 00 3 0 0 1:1,2:2".getBytes(StandardCharsets.US_ASCII)));
+            () -> ConnectionRecord.decode(4, "verbs1 0 00 3 0 0 1:1,2:2".getBytes(StandardCharsets.US_ASCII)));
         assertTrue(ex.getMessage().contains("verbs: rank 4 published a bad connection record"), ex.getMessage());
-        assertThrows(MpiException.class, () -> ConnectionRecord.decode(4, 3,
-            "verbs1 0 00000000000000000000ffff0a00000f 3 7f 8 1:1,2:2".getBytes(StandardCharsets.US_ASCII)));
+        assertThrows(MpiException.class, () -> ConnectionRecord.decode(4,
+            "verbs2 0 00000000000000000000ffff0a00000f 3 7f 8 10.0.0.1:0 a5000000000000000000000000000001".getBytes(StandardCharsets.US_ASCII)));
+        assertThrows(MpiException.class, () -> ConnectionRecord.decode(4,
+            "verbs2 0 00000000000000000000ffff0a00000f 3 7f 8 10.0.0.1:7 a500".getBytes(StandardCharsets.US_ASCII)));
     }
 
     @Test

@@ -13,7 +13,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A peer whose queue pair vanishes mid-stream (released without a BYE, as the kernel does for a killed
- * process) is reported as that rank's death by the sender's progress, naming it, instead of a hang.
+ * process; pairs connected while opening) is reported as that rank's death by the sender's progress, naming it,
+ * instead of a hang; so is a peer gone before the first message (lazy connection: its listener is closed).
  */
 @Tag("rdma")
 @Timeout(120)
@@ -24,7 +25,18 @@ class VerbsDeadPeerTest
     @Test
     void shouldReportTheRankWhoseQueuePairVanished()
     {
-        VerbsJobs.run(2, Map.of(), TIMEOUT_NS, (context, transport) ->
+        run("eager");
+    }
+
+    @Test
+    void shouldReportTheRankThatWasGoneBeforeTheFirstMessage()
+    {
+        run("lazy");
+    }
+
+    private static void run(final String connect)
+    {
+        VerbsJobs.run(2, Map.of(VerbsParams.CONNECT.name(), connect), TIMEOUT_NS, (context, transport) ->
         {
             if (context.rank() == 1)
             {

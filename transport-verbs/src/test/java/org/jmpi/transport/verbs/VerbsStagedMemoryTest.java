@@ -210,7 +210,8 @@ class VerbsStagedMemoryTest
             {
                 assertEquals(adds, counters.getLong(8), "every add landed");
             }
-            else
+            fence(context, transport); // rank 0 has read the sum before rank 1's compare-and-swap changes it
+            if (rank == 1)
             {
                 final java.util.BitSet seen = new java.util.BitSet();
                 for (int i = 0; i < adds; i++)

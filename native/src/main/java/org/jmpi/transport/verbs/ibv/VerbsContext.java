@@ -18,7 +18,8 @@ import static org.jmpi.transport.verbs.ibv.ControlDescriptor.*;
  * queue pairs. Holds the function pointers of the context's ops table that verbs.h's inline hot-path
  * functions call ({@code poll_cq}, {@code req_notify_cq}, {@code post_send}, {@code post_recv}).
  *
- * <p>Threading: control-path calls from one thread at a time; close after every object made from it is closed.
+ * <p>Threading: control-path calls from any thread (libibverbs serialises them; this class keeps no scratch memory);
+ * close after every object made from it is closed.
  */
 public final class VerbsContext implements AutoCloseable
 {
