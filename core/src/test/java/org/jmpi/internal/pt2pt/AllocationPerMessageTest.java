@@ -102,8 +102,8 @@ class AllocationPerMessageTest
         final Map<String, Long> perMessage = measure();
         System.out.println("allocation per message (bytes): " + perMessage);
         assertEquals(0, perMessage.get("iprobe"), "an iprobe that finds nothing: " + perMessage);
-        assertTrue(perMessage.get("blocking") <= 120, "blocking send and recv of 8 bytes: " + perMessage);
-        assertTrue(perMessage.get("nonblocking") <= 430, "isend, irecv and await of 128 bytes: " + perMessage);
-        assertTrue(perMessage.get("persistent") <= 240, "start and await of a persistent send and receive of 128 bytes: " + perMessage);
+        assertTrue(perMessage.get("blocking") <= 60, "blocking send and recv of 8 bytes: " + perMessage);
+        assertTrue(perMessage.get("nonblocking") <= 300, "isend, irecv and await of 128 bytes: " + perMessage);
+        assertTrue(perMessage.get("persistent") <= 80, "start and await of a persistent send and receive of 128 bytes: " + perMessage);
     }
 }
