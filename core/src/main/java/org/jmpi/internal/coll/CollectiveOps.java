@@ -98,19 +98,19 @@ public sealed interface CollectiveOps permits CollectiveOps.Intra, CollectiveOps
         @Override
         public Plan alltoall(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
         {
-            return Collectives.alltoall(comm, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+            return Alltoalls.alltoall(comm, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
         }
 
         @Override
         public Plan alltoallv(final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] sendDispls, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] recvDispls, final Datatype recvType)
         {
-            return Collectives.alltoallv(comm, sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType);
+            return Alltoalls.alltoallv(comm, sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType);
         }
 
         @Override
         public Plan alltoallw(final Object sendBuf, final int sendOffset, final int[] sendCounts, final long[] sendDisplsBytes, final Datatype[] sendTypes, final Object recvBuf, final int recvOffset, final int[] recvCounts, final long[] recvDisplsBytes, final Datatype[] recvTypes)
         {
-            return Collectives.alltoallw(comm, sendBuf, sendOffset, sendCounts, sendDisplsBytes, sendTypes, recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes);
+            return Alltoalls.alltoallw(comm, sendBuf, sendOffset, sendCounts, sendDisplsBytes, sendTypes, recvBuf, recvOffset, recvCounts, recvDisplsBytes, recvTypes);
         }
 
         @Override

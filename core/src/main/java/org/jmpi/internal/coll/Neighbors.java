@@ -392,7 +392,7 @@ public final class Neighbors
             header[2 * r + 1] = mode;
         }
         final int[] heard = new int[2 * size];
-        Collectives.alltoall(c, header, 0, 2, Datatype.INT, heard, 0, 2, Datatype.INT).start().await();
+        Alltoalls.alltoall(c, header, 0, 2, Datatype.INT, heard, 0, 2, Datatype.INT).start().await();
         int weighted = -1;
         int unweighted = -1;
         final int[] recvCounts = new int[size];
@@ -416,7 +416,7 @@ public final class Neighbors
         // 4. The records.
         final int[] recvDispls = prefix(recvCounts);
         final int[] mine = new int[recvDispls[size - 1] + recvCounts[size - 1]];
-        Collectives.alltoallv(c, records, 0, sendCounts, sendDispls, Datatype.INT, mine, 0, recvCounts, recvDispls, Datatype.INT)
+        Alltoalls.alltoallv(c, records, 0, sendCounts, sendDispls, Datatype.INT, mine, 0, recvCounts, recvDispls, Datatype.INT)
             .start().await();
         // 5. Split into sources and destinations, keeping the order.
         int in = 0;
