@@ -5,6 +5,12 @@ import org.jmpi.MpiException;
 import org.jmpi.spi.Bootstrap;
 import org.jmpi.spi.Params;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -183,8 +189,9 @@ public final class LocalJob
                 Thread.currentThread().interrupt();
                 abort(-1, 1, "job interrupted");
             }
-            if (t.isAlive())
+            if (t.isAlive() && !aborted)
             {
+                dumpThreads("rank " + r + " still running at the job's time limit");
                 abort(-1, 1, "job timed out");
             }
         }
@@ -205,6 +212,41 @@ public final class LocalJob
             }
         }
         return new Outcome(List.of(outcomes), aborted, abortCode, abortRank, abortMessage);
+    }
+
+    /**
+     * Prints every thread's stack (platform and virtual: the JDK's thread dump) to standard error, so a job that
+     * hangs says where; falls back to the platform threads' stacks when the dump cannot be written.
+     */
+    private static void dumpThreads(final String why)
+    {
+        System.err.println("jmpi: " + why + "; thread dump follows");
+        try
+        {
+            final Path file = Files.createTempFile("jmpi-threads-", ".txt");
+            try
+            {
+                Files.delete(file);
+                ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                    .dumpThreads(file.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
+                System.err.println(Files.readString(file));
+            }
+            finally
+            {
+                Files.deleteIfExists(file);
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            Thread.getAllStackTraces().forEach((thread, stack) ->
+            {
+                System.err.println("\"" + thread.getName() + "\" " + thread.getState());
+                for (final StackTraceElement e : stack)
+                {
+                    System.err.println("    at " + e);
+                }
+            });
+        }
     }
 
     /** Stops the job: every rank's blocking calls throw {@code ERR_PROC_ABORTED} from now on. */

@@ -21,7 +21,8 @@ import java.util.function.IntConsumer;
  * erroneous program: a send nobody received before the free) would need an epoch in the frame to be told
  * apart.
  *
- * <p>Threading: any thread; reads ({@link #isOpen}) take no lock, so the matching layer may call it per frame.
+ * <p>Threading: any thread; reads ({@link #isOpen}) take no lock, so the matching layer may call it per frame. The
+ * hooks run under the registry's lock (see {@link #hooks}).
  */
 public final class ContextRegistry
 {
@@ -71,36 +72,34 @@ public final class ContextRegistry
                 closed = Arrays.copyOf(closed, 2 * closed.length);
             }
             closed[closedCount++] = contextId;
-        }
-        final IntConsumer hook = onClose;
-        if (hook != null)
-        {
-            hook.accept(contextId);
-        }
-        return true;
-    }
-
-    /** Runs the reopen hook for every context closed since the last call (see the class comment). */
-    public void reopenClosed()
-    {
-        final int[] reopened;
-        synchronized (this)
-        {
-            if (closedCount == 0)
-            {
-                return;
-            }
-            reopened = Arrays.copyOf(closed, closedCount);
-            closedCount = 0;
-        }
-        final IntConsumer hook = onReopen;
-        for (final int contextId : reopened)
-        {
+            // Under the lock, with the id's entry in the closed list: a reopenClosed on another thread (an agreement
+            // offering ids) must not run its reopen hook for this id before this close hook ran, or the matching
+            // layer sees open, then closed, and drops the id's frames for good.
+            final IntConsumer hook = onClose;
             if (hook != null)
             {
                 hook.accept(contextId);
             }
         }
+        return true;
+    }
+
+    /** Runs the reopen hook for every context closed since the last call (see the class comment). */
+    public synchronized void reopenClosed()
+    {
+        if (closedCount == 0)
+        {
+            return;
+        }
+        final IntConsumer hook = onReopen;
+        for (int i = 0; i < closedCount; i++)
+        {
+            if (hook != null)
+            {
+                hook.accept(closed[i]);
+            }
+        }
+        closedCount = 0;
     }
 
     /** Whether a communicator of this rank uses {@code contextId}. */
@@ -113,7 +112,8 @@ public final class ContextRegistry
     /**
      * Sets the hooks: {@code onClose} when a context closes (the matching layer drops what is queued for it and
      * its later frames), {@code onReopen} when it may be chosen again (see the class comment); {@code null} for
-     * none. They run outside this registry's lock.
+     * none. They run under this registry's lock, so the matching layer gets a context's close and reopen in the
+     * order the registry made them: they must be quick, never block and never call back into the registry.
      */
     public void hooks(final IntConsumer onClose, final IntConsumer onReopen)
     {
