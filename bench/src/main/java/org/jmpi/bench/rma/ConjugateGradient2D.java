@@ -4,9 +4,11 @@ import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.IntStream;
 
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
+import org.jmpi.Group;
 import org.jmpi.Intracomm;
 import org.jmpi.Mpi;
 import org.jmpi.Op;
@@ -32,17 +34,17 @@ import org.jmpi.coarray.Team;
  * Dot products sum over the column blocks: an allreduce in the process row. The exchange in four versions:
  * <ul>
  * <li>{@code two-sided}: the row reduction is an allreduce on the row communicator, the transpose a sendrecv;</li>
- * <li>{@code rma} (get-based, as the paper: one {@code lockAll} epoch for the whole run, a get followed by a flush):
- * the row reduction and the transpose in one step: each process writes its partial sums straight into its window
- * (made by {@code Win.allocate}: in the arena where it is on, so the gets between JVMs are direct copies), and after a
- * barrier gets the column block it needs straight from the partial sums of the processes of that block's row and sums
- * them in column order; the window holds two halves of partial sums, used by the
- * products in turn, so one barrier a product suffices (a process writes a half again only after everyone has passed
- * the barrier that follows their reads of it);</li>
- * <li>{@code coarray}: the same with coarray gets after one {@code syncAll} a product;</li>
+ * <li>{@code rma} (get-based): the row reduction and the transpose in one step: each process writes its partial sums
+ * straight into its window (made by {@code Win.allocate}: in the arena where it is on, so the gets between JVMs are
+ * direct copies) and gets the column block it needs straight from the partial sums of the processes of that block's
+ * row, and sums them in column order; synchronised by post/start/complete/wait with those processes and with the
+ * processes that read its own, not with everyone (at 2 x 2 the two busy diagonal processes never wait for each
+ * other, as in the two-sided version); the window holds two halves of partial sums, used by the products in turn, so
+ * the closing {@code await} of a product can wait until the next one has written;</li>
+ * <li>{@code coarray}: the same with coarray gets after one {@code syncImages} with the same partners a product;</li>
  * <li>{@code coarray-nb} (the paper's nonblocking variant): each process puts each piece of its partial sums straight
  * into a slot of every process whose column block it belongs to, with {@code putAsync} completed at the one
- * {@code syncAll} of the product, and each process sums its slots (two halves again, used in turn).</li>
+ * {@code syncImages} of the product, and each process sums its slots (two halves again, used in turn).</li>
  * </ul>
  * Steps of a solve and zeta as in {@link ConjugateGradient} (same matrix: the same zeta to rounding).
  * Usage: {@code bin/jmpirun [--threads] -np 4 -cp 'bench/target/classes:bench/target/lib/*'
@@ -100,6 +102,14 @@ public final class ConjugateGradient2D implements CgSolver
     private final int sendTo;
     private final int receiveFrom;
     private final Win win;
+    /** The processes whose partial sums I read (my column block's row, less me): the rma version's access group. */
+    private final Group sources;
+    /** The processes that read my partial sums (the column blocks of my row block, less me): its exposure group. */
+    private final Group readers;
+    /** Sources and readers together (the relation is symmetric per pair): whom a product synchronises with. */
+    private final int[] partners;
+    /** Whether the rma version has an exposure epoch open (closed by the next product's {@code await}). */
+    private boolean exposed;
     /** The RMA version's window memory: two halves of my partial sums, one per product in turn. */
     private final DoubleBuffer stage;
     private final Team team;
@@ -193,6 +203,13 @@ public final class ConjugateGradient2D implements CgSolver
         sendTo = (myCol / k) * gridCols + myRow * k + myCol % k;
         receiveFrom = sendTo;
         rowComm = comm.split(myRow, myCol);
+        final int me = comm.rank();
+        final int[] from = IntStream.range(0, gridCols).map(j -> (myCol / k) * gridCols + j).filter(r -> r != me).toArray();
+        final int[] to = IntStream.range(0, gridRows * k).map(t -> (t / k) * gridCols + myRow * k + t % k).filter(r -> r != me)
+            .toArray();
+        sources = comm.group().incl(from);
+        readers = comm.group().incl(to);
+        partners = IntStream.concat(IntStream.of(from), IntStream.of(to)).distinct().sorted().toArray();
         final int exchangeLength = switch (version)
         {
             case TWO_SIDED -> maxRow;
@@ -215,9 +232,8 @@ public final class ConjugateGradient2D implements CgSolver
                 coarray = null;
                 exchange = null;
                 // two halves of partial sums, one per product in turn; in the arena where it is on, so the gets between
-                // JVMs are direct copies; one passive epoch for the whole run, as the paper's
+                // JVMs are direct copies
                 win = Win.allocate(2L * maxRow * Double.BYTES, Double.BYTES, null, comm);
-                win.lockAll(0);
             }
             default ->
             {
@@ -346,28 +362,45 @@ public final class ConjugateGradient2D implements CgSolver
     }
 
     /**
-     * The get-based exchange in the passive epoch that {@code lockAll} opened at the start (the paper's scheme): the
-     * barrier says every process has written this product's partial sums (and has finished reading the other half,
-     * which the next product overwrites); then the pieces of my column block, each a get, and one flush.
+     * The get-based exchange, synchronised with the partners only (post/start/complete/wait): the exposure epoch of the
+     * previous product closes ({@code await}: its readers are done with the other half, which the next product
+     * overwrites), a new one opens to my readers ({@code post}: my partial sums of this product are written), an
+     * access epoch to my sources ({@code start}: theirs are), the pieces of my column block (gets; my own piece copied
+     * from my window), {@code complete}.
      */
     private void exchangeRma(final double[] out, final int partial, final int subOffset)
     {
-        win.sync();
-        comm.barrier();
+        if (exposed)
+        {
+            win.await();
+        }
+        win.post(readers, Win.MODE_NOPUT);
+        exposed = true;
+        win.start(sources, 0);
         final int sourceRow = myCol / k;
         for (int j = 0; j < gridCols; j++)
         {
-            win.get(parts, j * maxRow, colCount, Datatype.DOUBLE, sourceRow * gridCols + j, partial + subOffset, colCount,
-                Datatype.DOUBLE);
+            final int source = sourceRow * gridCols + j;
+            if (source == comm.rank())
+            {
+                stage.get(partial + subOffset, parts, j * maxRow, colCount);
+            }
+            else
+            {
+                win.get(parts, j * maxRow, colCount, Datatype.DOUBLE, source, partial + subOffset, colCount, Datatype.DOUBLE);
+            }
         }
-        win.flushAll();
+        win.complete();
         sumColumnBlock(out, -1, 0, parts, maxRow, 0);
     }
 
-    /** As {@link #exchangeRma} with coarray gets after one {@code syncAll}. */
+    /**
+     * As {@link #exchangeRma} with coarray gets after one {@code syncImages} with the partners (after it my sources have
+     * written this product's half, and my readers have read the other half, which the next product overwrites).
+     */
     private void exchangeCoarray(final double[] out, final int partial, final int subOffset)
     {
-        team.syncAll();
+        team.syncImages(partners);
         final int sourceRow = myCol / k;
         for (int j = 0; j < gridCols; j++)
         {
@@ -382,8 +415,8 @@ public final class ConjugateGradient2D implements CgSolver
     /**
      * The nonblocking put-based exchange: each piece of my partial sums goes straight to every process whose column
      * block it belongs to, into my slot of that process's half for this product, by {@code putAsync}; one
-     * {@code syncAll} completes them all; then each process sums its slots in column order (its own piece read in
-     * place).
+     * {@code syncImages} with the partners completes them all (and says the receivers have summed the other half, which
+     * the next product fills); then each process sums its slots in column order (its own piece read in place).
      */
     private void exchangeCoarrayNb(final double[] out, final int subOffset)
     {
@@ -401,7 +434,7 @@ public final class ConjugateGradient2D implements CgSolver
                 }
             }
         }
-        team.syncAll();
+        team.syncImages(partners);
         sumColumnBlock(out, myCol / k == myRow ? myCol : -1, subOffset, exchange, maxCol, slots);
     }
 
@@ -462,9 +495,9 @@ public final class ConjugateGradient2D implements CgSolver
     @Override
     public void close()
     {
-        if (win != null)
+        if (exposed)
         {
-            win.unlockAll();
+            win.await();
         }
         Himeno.free(win, coarray, team);
         rowComm.free();
