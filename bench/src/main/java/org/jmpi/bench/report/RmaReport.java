@@ -283,8 +283,8 @@ public final class RmaReport
         final Map<String, String[][]> methods = new LinkedHashMap<>();
         methods.put("Himeno.java", new String[][] {{"twoSided"}, {"rmaGet"}, {"coarrayPut", "put"}, {"coarrayPut", "put"}});
         methods.put("ConjugateGradient.java", new String[][] {{"gatherTwoSided"}, {"gatherRma"}, {"gatherCoarray"}, {"gatherCoarrayNb"}});
-        methods.put("ConjugateGradient2D.java", new String[][] {{"exchangeTwoSided"}, {"exchangeRma"},
-            {"exchangeCoarray", "getPartials"}, {"exchangeCoarrayNb"}});
+        methods.put("ConjugateGradient2D.java", new String[][] {{"exchangeTwoSided"}, {"exchangeRma", "sumColumnBlock"},
+            {"exchangeCoarray", "sumColumnBlock"}, {"exchangeCoarrayNb", "sumColumnBlock"}});
         final MarkdownTable t = new MarkdownTable("mini-app", VERSIONS[0], VERSIONS[1], VERSIONS[2], VERSIONS[3]);
         for (final Map.Entry<String, String[][]> e : methods.entrySet())
         {
@@ -307,7 +307,7 @@ public final class RmaReport
             t.row(cells.toArray(String[]::new));
         }
         return "\nlines of code of the exchange per version (non-blank lines of its methods, less lone braces; "
-            + "the coarray's count in the 2-D CG includes getPartials)\n\n" + t;
+            + "the one-sided counts in the 2-D CG include the sum they share, sumColumnBlock)\n\n" + t;
     }
 
     /** Non-blank lines, less lone braces, of every method named {@code name} (a line {@code    private ... name(}). */

@@ -1,5 +1,7 @@
 package org.jmpi.bench.rma;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.util.Locale;
@@ -343,16 +345,26 @@ public final class ConjugateGradient implements CgSolver
     {
         cg.run(1);
         world.barrier();
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        final long cpu0 = threads.getCurrentThreadCpuTime();
         final long t0 = System.nanoTime();
         final double zeta = cg.run(solves);
         final double seconds = (System.nanoTime() - t0) / 1e9;
+        final long[] cpu = new long[world.size()];
+        cpu[world.rank()] = threads.getCurrentThreadCpuTime() - cpu0;
+        world.allgather(Comm.IN_PLACE, 0, 0, Datatype.LONG, cpu, 0, 1, Datatype.LONG);
         final long[] flops = {cg.flopsPerSolve() * solves};
         world.allreduce(Comm.IN_PLACE, 0, flops, 0, 1, Datatype.LONG, Op.SUM);
         cg.close();
         if (world.rank() == 0)
         {
-            System.out.printf(Locale.ROOT, "%-14s %10.3f %10.1f %18.12e %10.2e%n", name, seconds, flops[0] / seconds / 1e6, zeta,
-                cg.residual());
+            final StringBuilder perRank = new StringBuilder();
+            for (final long ns : cpu)
+            {
+                perRank.append(perRank.isEmpty() ? "" : ",").append(String.format(Locale.ROOT, "%.3f", ns / 1e9));
+            }
+            System.out.printf(Locale.ROOT, "%-14s %10.3f %10.1f %18.12e %10.2e %s%n", name, seconds, flops[0] / seconds / 1e6, zeta,
+                cg.residual(), perRank);
         }
     }
 
@@ -369,7 +381,8 @@ public final class ConjugateGradient implements CgSolver
             {
                 System.out.printf(Locale.ROOT, "# jmpi CG: %d^3 rows, %d ranks, %d solves of %d iterations%n", n, world.size(), solves,
                     ITERATIONS);
-                System.out.printf(Locale.ROOT, "# %-12s %10s %10s %18s %10s%n", "version", "time (s)", "MFLOPS", "zeta", "residual");
+                System.out.printf(Locale.ROOT, "# %-12s %10s %10s %18s %10s %s%n", "version", "time (s)", "MFLOPS", "zeta", "residual",
+                    "cpu s per rank (main thread)");
             }
             for (int round = 1; round <= rounds; round++)
             {

@@ -4,9 +4,11 @@ import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.IntStream;
 
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
+import org.jmpi.Group;
 import org.jmpi.Intracomm;
 import org.jmpi.Mpi;
 import org.jmpi.Op;
@@ -32,16 +34,17 @@ import org.jmpi.coarray.Team;
  * Dot products sum over the column blocks: an allreduce in the process row. The exchange in four versions:
  * <ul>
  * <li>{@code two-sided}: the row reduction is an allreduce on the row communicator, the transpose a sendrecv;</li>
- * <li>{@code rma} (get-based, as the paper): the row reduction and the transpose in one epoch: each process copies
- * its partial sums into its window (made by {@code Win.allocate}: in the arena where it is on, so the gets between
- * JVMs are direct copies) and gets the column block it needs straight from the partial sums of the processes of that
- * block's row and sums them (in column
- * order), between two fences; no process waits for another's row sum, so a product costs two fences rather than
- * four;</li>
- * <li>{@code coarray}: the same with coarray gets between {@code syncAll}s;</li>
- * <li>{@code coarray-nb} (the paper's nonblocking variant): each process puts its partial sum into a slot of every
- * process of its row and, once summed, its column blocks into their receivers, with {@code putAsync} completed at
- * the next {@code syncAll}.</li>
+ * <li>{@code rma} (get-based): the row reduction and the transpose in one step: each process writes its partial sums
+ * straight into its window (made by {@code Win.allocate}: in the arena where it is on, so the gets between JVMs are
+ * direct copies) and gets the column block it needs straight from the partial sums of the processes of that block's
+ * row, and sums them in column order; synchronised by post/start/complete/wait with those processes and with the
+ * processes that read its own, not with everyone (at 2 x 2 the two busy diagonal processes never wait for each
+ * other, as in the two-sided version); the window holds two halves of partial sums, used by the products in turn, so
+ * the closing {@code await} of a product can wait until the next one has written;</li>
+ * <li>{@code coarray}: the same with coarray gets after one {@code syncImages} with the same partners a product;</li>
+ * <li>{@code coarray-nb} (the paper's nonblocking variant): each process puts each piece of its partial sums straight
+ * into a slot of every process whose column block it belongs to, with {@code putAsync} completed at the one
+ * {@code syncImages} of the product, and each process sums its slots (two halves again, used in turn).</li>
  * </ul>
  * Steps of a solve and zeta as in {@link ConjugateGradient} (same matrix: the same zeta to rounding).
  * Usage: {@code bin/jmpirun [--threads] -np 4 -cp 'bench/target/classes:bench/target/lib/*'
@@ -89,18 +92,31 @@ public final class ConjugateGradient2D implements CgSolver
     private final double[] r;
     private final double[] z;
     private final double[] x;
-    /** The exchange memory: two-sided and get-based: [w | wFull]; coarray-nb: [parts (gridCols x maxRow) | q (maxCol)]. */
+    /**
+     * The exchange memory: two-sided: my partial sums w (maxRow); coarray: two halves of w, one per product in turn;
+     * coarray-nb: [w (maxRow) | two halves of gridCols slots of maxCol: the pieces of my column block, by sender column].
+     */
     private final double[] exchange;
     /** The partial sums of the row got by the get-based versions (gridCols x maxRow). */
     private final double[] parts;
     private final int sendTo;
     private final int receiveFrom;
     private final Win win;
-    /** The RMA version's window memory: my partial sums. */
+    /** The processes whose partial sums I read (my column block's row, less me): the rma version's access group. */
+    private final Group sources;
+    /** The processes that read my partial sums (the column blocks of my row block, less me): its exposure group. */
+    private final Group readers;
+    /** Sources and readers together (the relation is symmetric per pair): whom a product synchronises with. */
+    private final int[] partners;
+    /** Whether the rma version has an exposure epoch open (closed by the next product's {@code await}). */
+    private boolean exposed;
+    /** The RMA version's window memory: two halves of my partial sums, one per product in turn. */
     private final DoubleBuffer stage;
     private final Team team;
     private final DoubleCoarray coarray;
     private long nonZeros;
+    /** Which half of the exchange memory this product uses (the get-based and nonblocking versions alternate). */
+    private int parity;
     private double residual;
 
     /** One process's block of the {@code n^3} matrix; collective (the row communicator, the window or coarray). */
@@ -187,7 +203,20 @@ public final class ConjugateGradient2D implements CgSolver
         sendTo = (myCol / k) * gridCols + myRow * k + myCol % k;
         receiveFrom = sendTo;
         rowComm = comm.split(myRow, myCol);
-        final int exchangeLength = version == Version.COARRAY_NB ? gridCols * maxRow + maxCol : 2 * maxRow;
+        final int me = comm.rank();
+        final int[] from = IntStream.range(0, gridCols).map(j -> (myCol / k) * gridCols + j).filter(r -> r != me).toArray();
+        final int[] to = IntStream.range(0, gridRows * k).map(t -> (t / k) * gridCols + myRow * k + t % k).filter(r -> r != me)
+            .toArray();
+        sources = comm.group().incl(from);
+        readers = comm.group().incl(to);
+        partners = IntStream.concat(IntStream.of(from), IntStream.of(to)).distinct().sorted().toArray();
+        final int exchangeLength = switch (version)
+        {
+            case TWO_SIDED -> maxRow;
+            case RMA -> 0;
+            case COARRAY -> 2 * maxRow;
+            case COARRAY_NB -> maxRow + 2 * gridCols * maxCol;
+        };
         switch (version)
         {
             case COARRAY, COARRAY_NB ->
@@ -201,9 +230,10 @@ public final class ConjugateGradient2D implements CgSolver
             {
                 team = null;
                 coarray = null;
-                exchange = new double[exchangeLength];
-                // in the arena where it is on, so the gets between JVMs are direct copies
-                win = Win.allocate((long)maxRow * Double.BYTES, Double.BYTES, null, comm);
+                exchange = null;
+                // two halves of partial sums, one per product in turn; in the arena where it is on, so the gets between
+                // JVMs are direct copies
+                win = Win.allocate(2L * maxRow * Double.BYTES, Double.BYTES, null, comm);
             }
             default ->
             {
@@ -281,8 +311,28 @@ public final class ConjugateGradient2D implements CgSolver
     /** {@code out = A v} on column blocks: local product, row reduction, transpose exchange. */
     private void multiply(final double[] v, final double[] out)
     {
-        // 1. the partial sum over my row block, into exchange[0, rowCount) (coarray-nb: into my own slot of parts)
-        final int partial = version == Version.COARRAY_NB ? myCol * maxRow : 0;
+        // 1. the partial sum over my row block, into this product's half of the exchange memory
+        parity ^= 1;
+        final int partial = parity * maxRow;
+        switch (version)
+        {
+            case RMA -> partialProduct(v, null, stage, partial);
+            case COARRAY -> partialProduct(v, exchange, null, partial);
+            default -> partialProduct(v, exchange, null, 0);
+        }
+        final int subOffset = colStart[myCol] - colStart[(myCol / k) * k];
+        switch (version)
+        {
+            case TWO_SIDED -> exchangeTwoSided(out);
+            case RMA -> exchangeRma(out, partial, subOffset);
+            case COARRAY -> exchangeCoarray(out, partial, subOffset);
+            default -> exchangeCoarrayNb(out, subOffset);
+        }
+    }
+
+    /** My block times my part of {@code v}, into {@code array} (or the buffer {@code buffer}) from {@code at}. */
+    private void partialProduct(final double[] v, final double[] array, final DoubleBuffer buffer, final int at)
+    {
         for (int i = 0; i < rowCount; i++)
         {
             double sum = 0;
@@ -290,116 +340,126 @@ public final class ConjugateGradient2D implements CgSolver
             {
                 sum += values[e] * v[columns[e]];
             }
-            exchange[partial + i] = sum;
-        }
-        if (version == Version.RMA)
-        {
-            stage.put(0, exchange, 0, rowCount);
-        }
-        final int subOffset = colStart[myCol] - colStart[(myCol / k) * k];
-        final int sendBlock = myRow * k + myCol % k;
-        final int sendOffset = colStart[sendBlock] - rowLo;
-        final int sendLength = colStart[sendBlock + 1] - colStart[sendBlock];
-        switch (version)
-        {
-            case TWO_SIDED -> exchangeTwoSided(out, sendOffset, sendLength);
-            case RMA -> exchangeRma(out, subOffset);
-            case COARRAY -> exchangeCoarray(out, subOffset);
-            default -> exchangeCoarrayNb(out, sendOffset, sendLength);
+            if (array != null)
+            {
+                array[at + i] = sum;
+            }
+            else
+            {
+                buffer.put(at + i, sum);
+            }
         }
     }
 
-    private void exchangeTwoSided(final double[] out, final int sendOffset, final int sendLength)
+    private void exchangeTwoSided(final double[] out)
     {
+        final int sendBlock = myRow * k + myCol % k;
+        final int sendOffset = colStart[sendBlock] - rowLo;
+        final int sendLength = colStart[sendBlock + 1] - colStart[sendBlock];
         rowComm.allreduce(Comm.IN_PLACE, 0, exchange, 0, rowCount, Datatype.DOUBLE, Op.SUM);
         comm.sendrecv(exchange, sendOffset, sendLength, Datatype.DOUBLE, sendTo, TAG, out, 0, colCount, Datatype.DOUBLE,
             receiveFrom, TAG);
     }
 
-    private void exchangeRma(final double[] out, final int subOffset)
+    /**
+     * The get-based exchange, synchronised with the partners only (post/start/complete/wait): the exposure epoch of the
+     * previous product closes ({@code await}: its readers are done with the other half, which the next product
+     * overwrites), a new one opens to my readers ({@code post}: my partial sums of this product are written), an
+     * access epoch to my sources ({@code start}: theirs are), the pieces of my column block (gets; my own piece copied
+     * from my window), {@code complete}.
+     */
+    private void exchangeRma(final double[] out, final int partial, final int subOffset)
     {
-        // column block myCol of A v lies at subOffset in row block myCol / k: the sum of that row's partials there
+        if (exposed)
+        {
+            win.await();
+        }
+        win.post(readers, Win.MODE_NOPUT);
+        exposed = true;
+        win.start(sources, 0);
         final int sourceRow = myCol / k;
-        win.fence(Win.MODE_NOPRECEDE);
         for (int j = 0; j < gridCols; j++)
         {
-            win.get(parts, j * maxRow, colCount, Datatype.DOUBLE, sourceRow * gridCols + j, subOffset, colCount, Datatype.DOUBLE);
-        }
-        win.fence(Win.MODE_NOSUCCEED);
-        for (int i = 0; i < colCount; i++)
-        {
-            double sum = 0;
-            for (int j = 0; j < gridCols; j++)
+            final int source = sourceRow * gridCols + j;
+            if (source == comm.rank())
             {
-                sum += parts[j * maxRow + i];
-            }
-            out[i] = sum;
-        }
-    }
-
-    private void exchangeCoarray(final double[] out, final int subOffset)
-    {
-        team.syncAll();
-        getPartials();
-        sumPartials(maxRow);
-        team.syncAll();
-        coarray.get(receiveFrom, maxRow + subOffset, out, 0, colCount);
-        team.syncAll();
-    }
-
-    private void exchangeCoarrayNb(final double[] out, final int sendOffset, final int sendLength)
-    {
-        for (int j = 0; j < gridCols; j++)
-        {
-            if (j != myCol)
-            {
-                coarray.putAsync(myRow * gridCols + j, myCol * maxRow, exchange, myCol * maxRow, rowCount);
-            }
-        }
-        team.syncAll();
-        for (int i = 0; i < rowCount; i++)
-        {
-            double sum = 0;
-            for (int j = 0; j < gridCols; j++)
-            {
-                sum += exchange[j * maxRow + i];
-            }
-            parts[i] = sum;
-        }
-        // parts[0, rowCount) now holds my row block of A v; its sub-block goes to my transpose receiver's q
-        coarray.putAsync(sendTo, gridCols * maxRow, parts, sendOffset, sendLength);
-        team.syncAll();
-        System.arraycopy(exchange, gridCols * maxRow, out, 0, colCount);
-    }
-
-    /** The coarray version: every other process of my row's partial sum into {@link #parts} (mine copied). */
-    private void getPartials()
-    {
-        for (int j = 0; j < gridCols; j++)
-        {
-            final int peer = myRow * gridCols + j;
-            if (j == myCol)
-            {
-                System.arraycopy(exchange, 0, parts, j * maxRow, rowCount);
+                stage.get(partial + subOffset, parts, j * maxRow, colCount);
             }
             else
             {
-                coarray.get(peer, 0, parts, j * maxRow, rowCount);
+                win.get(parts, j * maxRow, colCount, Datatype.DOUBLE, source, partial + subOffset, colCount, Datatype.DOUBLE);
             }
         }
+        win.complete();
+        sumColumnBlock(out, -1, 0, parts, maxRow, 0);
     }
 
-    /** Sums the row's partials in column order into {@code exchange[at, at + rowCount)}. */
-    private void sumPartials(final int at)
+    /**
+     * As {@link #exchangeRma} with coarray gets after one {@code syncImages} with the partners (after it my sources have
+     * written this product's half, and my readers have read the other half, which the next product overwrites).
+     */
+    private void exchangeCoarray(final double[] out, final int partial, final int subOffset)
     {
-        for (int i = 0; i < rowCount; i++)
+        team.syncImages(partners);
+        final int sourceRow = myCol / k;
+        for (int j = 0; j < gridCols; j++)
         {
-            double sum = 0;
-            for (int j = 0; j < gridCols; j++)
+            if (sourceRow * gridCols + j != comm.rank())
             {
-                sum += parts[j * maxRow + i];
+                coarray.get(sourceRow * gridCols + j, partial + subOffset, parts, j * maxRow, colCount);
             }
-            exchange[at + i] = sum;
+        }
+        sumColumnBlock(out, sourceRow == myRow ? myCol : -1, partial + subOffset, parts, maxRow, 0);
+    }
+
+    /**
+     * The nonblocking put-based exchange: each piece of my partial sums goes straight to every process whose column
+     * block it belongs to, into my slot of that process's half for this product, by {@code putAsync}; one
+     * {@code syncImages} with the partners completes them all (and says the receivers have summed the other half, which
+     * the next product fills); then each process sums its slots in column order (its own piece read in place).
+     */
+    private void exchangeCoarrayNb(final double[] out, final int subOffset)
+    {
+        final int slots = maxRow + parity * gridCols * maxCol;
+        for (int c = myRow * k; c < myRow * k + k; c++)
+        {
+            final int offset = colStart[c] - rowLo;
+            final int length = colStart[c + 1] - colStart[c];
+            for (int i = 0; i < gridRows; i++)
+            {
+                final int receiver = i * gridCols + c;
+                if (receiver != comm.rank())
+                {
+                    coarray.putAsync(receiver, slots + myCol * maxCol, exchange, offset, length);
+                }
+            }
+        }
+        team.syncImages(partners);
+        sumColumnBlock(out, myCol / k == myRow ? myCol : -1, subOffset, exchange, maxCol, slots);
+    }
+
+    /**
+     * {@code out[i]} = the sum over the row's columns j, in column order, of piece j: {@code pieces[at + j * stride + i]},
+     * piece {@code own} (unless -1) read in place from {@code exchange[ownAt + i]}.
+     */
+    private void sumColumnBlock(final double[] out, final int own, final int ownAt, final double[] pieces, final int stride,
+        final int at)
+    {
+        for (int j = 0; j < gridCols; j++)
+        {
+            final double[] from = j == own ? exchange : pieces;
+            final int start = j == own ? ownAt : at + j * stride;
+            if (j == 0)
+            {
+                System.arraycopy(from, start, out, 0, colCount);
+            }
+            else
+            {
+                for (int i = 0; i < colCount; i++)
+                {
+                    out[i] += from[start + i];
+                }
+            }
         }
     }
 
@@ -435,6 +495,10 @@ public final class ConjugateGradient2D implements CgSolver
     @Override
     public void close()
     {
+        if (exposed)
+        {
+            win.await();
+        }
         Himeno.free(win, coarray, team);
         rowComm.free();
     }
@@ -454,7 +518,8 @@ public final class ConjugateGradient2D implements CgSolver
                 final int[] grid = gridOf(world.size());
                 System.out.printf(Locale.ROOT, "# jmpi CG (2-D grid %d x %d): %d^3 rows, %d solves of %d iterations%n", grid[0], grid[1],
                     n, solves, ITERATIONS);
-                System.out.printf(Locale.ROOT, "# %-12s %10s %10s %18s %10s%n", "version", "time (s)", "MFLOPS", "zeta", "residual");
+                System.out.printf(Locale.ROOT, "# %-12s %10s %10s %18s %10s %s%n", "version", "time (s)", "MFLOPS", "zeta", "residual",
+                    "cpu s per rank (main thread)");
             }
             for (int round = 1; round <= rounds; round++)
             {

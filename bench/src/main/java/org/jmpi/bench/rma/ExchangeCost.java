@@ -1,9 +1,11 @@
 package org.jmpi.bench.rma;
 
 import java.util.Locale;
+import java.util.stream.IntStream;
 
 import org.HdrHistogram.Histogram;
 import org.jmpi.Datatype;
+import org.jmpi.Group;
 import org.jmpi.Intracomm;
 import org.jmpi.Mpi;
 import org.jmpi.Request;
@@ -22,6 +24,9 @@ import org.jmpi.coarray.Team;
  * <li>{@code barrier}: {@code comm.barrier()} alone;</li>
  * <li>{@code fence}: {@code win.fence(0)} alone;</li>
  * <li>{@code syncAll}: {@code team.syncAll()} alone;</li>
+ * <li>{@code syncImages}: {@code team.syncImages(left, right)} alone (the partners only: the 2-D CG's coarray
+ * versions synchronise so);</li>
+ * <li>{@code pscw}: post to and start with the two neighbours, complete, wait, alone (the 2-D CG's RMA version);</li>
  * <li>{@code two-sided}: irecv from the left, isend to the right, waitAll (the two-sided halo step);</li>
  * <li>{@code rma get}: fence, get the left neighbour's plane, fence (the get-based step);</li>
  * <li>{@code coarray put}: put the plane into the right neighbour (complete on return), syncAll;</li>
@@ -33,8 +38,8 @@ import org.jmpi.coarray.Team;
  */
 public final class ExchangeCost
 {
-    private static final String[] NAMES = {"barrier", "fence", "syncAll", "two-sided", "rma get", "coarray put", "coarray putAsync",
-        "coarray strided"};
+    private static final String[] NAMES = {"barrier", "fence", "syncAll", "syncImages", "pscw", "two-sided", "rma get", "coarray put",
+        "coarray putAsync", "coarray strided"};
 
     private ExchangeCost()
     {
@@ -58,6 +63,8 @@ public final class ExchangeCost
             try (Win win = Win.create(plane, Double.BYTES, null, world); DoubleCoarray a = DoubleCoarray.allocate(team, 2 * doubles))
             {
                 final Section every2 = Section.of(0, doubles, 2);
+                final int[] neighbours = IntStream.of(left, right).filter(r -> r != me).distinct().toArray();
+                final Group pair = world.group().incl(neighbours);
                 if (me == 0)
                 {
                     System.out.printf(Locale.ROOT, "# jmpi halo-step costs: %d ranks, planes of %d doubles, %d iterations x %d rounds%n",
@@ -73,7 +80,7 @@ public final class ExchangeCost
                         for (int i = 0; i < iterations; i++)
                         {
                             final long t0 = System.nanoTime();
-                            step(m, world, win, team, a, plane, halo, doubles, left, right, every2);
+                            step(m, world, win, team, a, plane, halo, doubles, left, right, every2, neighbours, pair);
                             h.recordValue(System.nanoTime() - t0);
                         }
                         world.barrier();
@@ -90,27 +97,36 @@ public final class ExchangeCost
     }
 
     private static void step(final int m, final Intracomm world, final Win win, final Team team, final DoubleCoarray a, final double[] plane,
-        final double[] halo, final int doubles, final int left, final int right, final Section every2)
+        final double[] halo, final int doubles, final int left, final int right, final Section every2, final int[] neighbours,
+        final Group pair)
     {
         switch (m)
         {
             case 0 -> world.barrier();
             case 1 -> win.fence(0);
             case 2 -> team.syncAll();
-            case 3 -> Request.waitAll(world.irecv(halo, 0, doubles, Datatype.DOUBLE, left, 3),
-                world.isend(plane, 0, doubles, Datatype.DOUBLE, right, 3));
+            case 3 -> team.syncImages(neighbours);
             case 4 ->
+            {
+                win.post(pair, 0);
+                win.start(pair, 0);
+                win.complete();
+                win.await();
+            }
+            case 5 -> Request.waitAll(world.irecv(halo, 0, doubles, Datatype.DOUBLE, left, 3),
+                world.isend(plane, 0, doubles, Datatype.DOUBLE, right, 3));
+            case 6 ->
             {
                 win.fence(0);
                 win.get(halo, 0, doubles, Datatype.DOUBLE, left, doubles, doubles, Datatype.DOUBLE);
                 win.fence(0);
             }
-            case 5 ->
+            case 7 ->
             {
                 a.put(right, doubles, plane, 0, doubles);
                 team.syncAll();
             }
-            case 6 ->
+            case 8 ->
             {
                 a.putAsync(right, doubles, plane, 0, doubles);
                 team.syncAll();

@@ -30,9 +30,9 @@ import org.jmpi.bench.PingPong;
  * threads.</li>
  * <li>fetch_and_op (SUM on a long) on rank 0 from every rank against an {@code AtomicLong} incremented by as many
  * threads of one JVM, as many increments per thread as fetch_and_ops per rank ({@code --adds}), both timed from the
- * first thread's (rank's) start to the last one's end; target: at least 0.5x its rate. Both loops run once untimed
- * before the first round ({@code --warmup} operations per rank, default {@code --adds}), so that no round times the
- * JIT compiling them. The counter and the 1 MiB target of 1 and 2 are
+ * first thread's (rank's) start to the last one's end; target: at least 0.5x its rate. A round's fetch_and_op
+ * measurements and the baseline run twice untimed before the first round ({@code --warmup} operations per rank,
+ * default {@code --adds}), so that no round times the JIT compiling them (see {@code fetchRates}). The counter and the 1 MiB target of 1 and 2 are
  * {@code allocMem} memory, so across JVMs with {@code --param pvas.partition.size=...} they are in the arena and reached
  * directly.</li>
  * </ol>
@@ -78,13 +78,12 @@ public final class RmaTargets
                 final byte[] eight = new byte[8];
                 final byte[] big = new byte[MIB];
                 final byte[] copyTarget = new byte[MIB];
-                // Warm-up, untimed: the fetch_and_op loop and the AtomicLong loop compiled before round 1 times them
-                fetchRate(counters, new long[] {1}, new long[1], warmup, world);
-                if (rank == 0)
+                // Warm-up, untimed: the fetch_and_op measurements and the AtomicLong baseline exactly as a round runs them,
+                // twice, so that round 1 times code compiled for what it runs (see fetchRates)
+                for (int w = 0; w < 2; w++)
                 {
-                    atomicLongRate(world.size(), warmup);
+                    fetchRates(counters, warmup, world);
                 }
-                sleepUntil(world.ibarrier());
                 for (int round = 0; round < rounds; round++)
                 {
                     final Histogram pingPong = Percentiles.newHistogram();
@@ -130,13 +129,10 @@ public final class RmaTargets
                         }
                     }
                     world.barrier();
-                    final double fetchRate = fetchRate(counters, new long[] {1}, new long[1], adds, world);
-                    // the same with nio buffers as operand and result: the general path (checks, cursors, the engine)
-                    final double generalRate = fetchRate(counters, ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()).putLong(0, 1),
-                        ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()), Math.max(1, adds / 10), world);
-                    final double atomicRate = rank == 0 ? atomicLongRate(world.size(), adds) : 0;
-                    // the other ranks sleep meanwhile: spinning in a barrier they would take cores from the baseline's threads
-                    sleepUntil(world.ibarrier());
+                    final double[] rates = fetchRates(counters, adds, world);
+                    final double fetchRate = rates[0];
+                    final double generalRate = rates[1];
+                    final double atomicRate = rates[2];
                     if (rank == 0)
                     {
                         row("two-sided 8 B one-way", pingPong, 2);
@@ -164,6 +160,30 @@ public final class RmaTargets
     }
 
     /**
+     * One round's fetch_and_op measurements: the hot path ({@code long[]} operand and result), the general path (nio
+     * buffers, a tenth as many) and, on rank 0, the {@code AtomicLong} baseline, the other ranks sleeping meanwhile
+     * (spinning in a barrier they would take cores from the baseline's threads). Returns the three rates (the baseline
+     * 0 on other ranks).
+     *
+     * <p>The warm-up runs this whole method twice before round 1. With a warm-up of the hot loop alone (once), the quiet
+     * runs' first rounds fell short (session 9: 0.41-0.49 of the baseline, then 0.57-0.69): {@code -XX:+PrintCompilation}
+     * shows the loops of the warm-up compiled on stack replacement only, with an uncommon trap where the loop exits
+     * (never taken while it was profiled), so each loop's compiled code was thrown away when the warm-up's loop ended
+     * ("made not entrant: uncommon trap") and round 1's timed loops ran interpreted and in tier 3 until C2 compiled them
+     * again; and round 1's general-path call then deoptimised the hot path (a type check on the operand) for round 2.
+     * Now the timed loops are methods of their own, one per operand type, and the warm-up takes every exit and type.
+     */
+    private static double[] fetchRates(final Win counters, final int adds, final Intracomm world)
+    {
+        final double fetchRate = fetchRate(counters, new long[] {1}, new long[1], adds, world);
+        final double generalRate = fetchRate(counters, ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()).putLong(0, 1),
+            ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()), Math.max(1, adds / 10), world);
+        final double atomicRate = world.rank() == 0 ? atomicLongRate(world.size(), adds) : 0;
+        sleepUntil(world.ibarrier());
+        return new double[] {fetchRate, generalRate, atomicRate};
+    }
+
+    /**
      * fetch_and_op SUM + flush on rank 0 per second, {@code count} by every rank, from {@code one} into {@code old}: as the
      * AtomicLong baseline, from the earliest rank's start to the latest rank's end (one clock: ranks as threads share
      * it, JVMs of one node read the same monotonic clock), so the barriers around the loop are not timed.
@@ -172,16 +192,43 @@ public final class RmaTargets
     {
         world.barrier();
         final long t0 = System.nanoTime();
-        for (int i = 0; i < count; i++)
+        if (one instanceof long[] array)
         {
-            counters.fetchAndOp(one, 0, old, 0, Datatype.LONG, 0, 0, Op.SUM);
-            counters.flush(0);
+            fetchLoop(counters, array, (long[])old, count);
+        }
+        else
+        {
+            fetchLoop(counters, (ByteBuffer)one, (ByteBuffer)old, count);
         }
         final long[] span = {-t0, System.nanoTime()};
         // A rank done early sleeps while the others finish, as a finished AtomicLong thread exits: one spinning in the
         // reduction would take a core from the ranks still counting (4 ranks on 2 cores).
         sleepUntil(world.iallreduce(Comm.IN_PLACE, 0, span, 0, 2, Datatype.LONG, Op.MAX));
         return (double)count * world.size() / ((span[1] + span[0]) / 1e9);
+    }
+
+    /**
+     * The timed loop of the hot path, a method of its own (and one per operand type): its compiled code does not share
+     * the fate of the code around it (a deoptimisation in the waits after the loop, whose branches depend on timing, or
+     * on the general path's first run, would otherwise throw the loop's code away too).
+     */
+    private static void fetchLoop(final Win counters, final long[] one, final long[] old, final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            counters.fetchAndOp(one, 0, old, 0, Datatype.LONG, 0, 0, Op.SUM);
+            counters.flush(0);
+        }
+    }
+
+    /** As {@link #fetchLoop(Win, long[], long[], int)} with nio buffers (the general path). */
+    private static void fetchLoop(final Win counters, final ByteBuffer one, final ByteBuffer old, final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            counters.fetchAndOp(one, 0, old, 0, Datatype.LONG, 0, 0, Op.SUM);
+            counters.flush(0);
+        }
     }
 
     /** Waits for {@code request} sleeping 50 µs between tests, so that a waiting rank leaves the cores to the others. */
