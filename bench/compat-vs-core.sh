@@ -8,6 +8,9 @@
 #               each run measures every size up to the largest asked, the table shows the sizes asked;
 #  - allreduce: OsuCollective allreduce (core) and CompatAllreduce, int[] on both sides (core's harness has no
 #               direct form), every size from 4 B up to the largest asked.
+#  - alternating: CompatAlternating, 8-byte allreduce, ping-pong and bw window through core and through compat in
+#               blocks alternated within the same two JVMs (byte[] and direct buffers): the layer's own cost, without
+#               the difference between two pairs of JVMs that the parts above also measure.
 # Needs: mvn package done (bench and compat). Usage: bench/compat-vs-core.sh [rounds] [size...]
 # (default sizes 8 and 1048576). PARTS="latency bandwidth allreduce" (the default) chooses the parts.
 set -euo pipefail
@@ -18,7 +21,7 @@ if [ $# -gt 0 ]; then sizes=("$@"); else sizes=(8 1048576); fi
 out=bench/target/compat
 mkdir -p "$out"
 cp="bench/target/classes:bench/target/lib/*:compat/target/classes"
-parts=${PARTS:-latency bandwidth allreduce}
+parts=${PARTS:-latency bandwidth allreduce alternating}
 # Untimed round trips before a latency size above 64 KiB: 20 in a single run (OSU's way) leave a 1 MiB
 # ping-pong's 200 timed round trips mostly in the JIT's first tiers, and core and compat then differ by which
 # of them the compiler reached first; LARGE_WARMUP=2000 (the default here) compares warm paths.
@@ -53,6 +56,10 @@ for r in $(seq 1 "$rounds"); do
   if [[ " $parts " == *" allreduce "* ]]; then
     bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.coll.OsuCollective allreduce "$max" --warmup "$coll_warmup" > "$out/ar-core-arrays-$r.txt"
     bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatAllreduce "$max" -a arrays --warmup "$coll_warmup" > "$out/ar-compat-arrays-$r.txt"
+  fi
+  if [[ " $parts " == *" alternating "* ]]; then
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatAlternating 21 20000 -a arrays > "$out/alt-arrays-$r.txt"
+    bin/jmpirun -np 2 -cp "$cp" org.jmpi.bench.CompatAlternating 21 20000 -a buffer > "$out/alt-buffer-$r.txt"
   fi
 done
 python3 - "$out" "$rounds" "$parts" "${sizes[@]}" <<'PY'
@@ -96,4 +103,12 @@ for kind in ("buffer", "arrays") if "bandwidth" in parts else ():
     table(f"bibw {kind}", f"bibw-core-{kind}-%d.txt", f"bibw-compat-{kind}-%d.txt", 1, "MB/s")
 if "allreduce" in parts:
     table("allreduce int[] (2 ranks)", "ar-core-arrays-%d.txt", "ar-compat-arrays-%d.txt", 1, "average latency in us")
+for kind in ("arrays", "buffer") if "alternating" in parts else ():
+    runs = [{l.split()[0]: [float(x) for x in l.split()[1:]] for l in open(f"{out}/alt-{kind}-{r}.txt") if l.strip() and not l.startswith("#")}
+            for r in range(1, rounds + 1)]
+    print(f"alternating 8 B, {kind} (CompatAlternating, 21 blocks per side per run): medians over {rounds} runs")
+    print(f"{'part':>9} | {'core ns':>9} {'compat ns':>9} {'ratio p50':>9} {'B/call core':>11} {'compat':>8}")
+    for part in runs[0]:
+        col = lambda i: statistics.median(run[part][i] for run in runs)
+        print(f"{part:>9} | {col(0):>9.1f} {col(1):>9.1f} {col(2):>9.3f} {col(5):>11.1f} {col(6):>8.1f}")
 PY

@@ -129,6 +129,13 @@ class PointToPointTest
                 assertTrue(reqs[k].isNull());
             }
             MPI.detachBuffer();
+            // waitAll without statuses: nonpersistent requests become null, null entries are skipped
+            final int[] plainIn = new int[1];
+            final Request[] plain = {world.iRecv(plainIn, 1, MPI.INT, prev, 30), null,
+                world.iSend(new int[] {rank + 30}, 1, MPI.INT, next, 30)};
+            Request.waitAll(plain);
+            assertEquals(prev + 30, plainIn[0]);
+            assertTrue(plain[0].isNull() && plain[2].isNull());
             // waitAny / testAny / waitSome / testSome; null entries are skipped
             final int[] a = new int[1];
             final int[] b = new int[1];

@@ -13,12 +13,19 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The rank JVMs' ahead-of-time cache (JDK 25 and later: {@code -XX:AOTCache}): jmpi's classes as a training
@@ -31,6 +38,8 @@ import java.util.concurrent.TimeUnit;
  * by a 2-rank training job before the user's job (about 2 s, once per JDK, jmpi build and rank JVM options),
  * and kept in {@code $JMPIRUN_AOT_CACHE} (default {@code ~/.cache/jmpi/aot}; {@code off} turns it off), named by
  * a digest of everything the JDK checks. A training that fails leaves a marker, so it is not tried again.
+ * A training's temporaries are deleted once its JVMs have exited ({@link #awaitExit}); those of a training that
+ * could not clean up are deleted by a later jmpirun once they are {@link #STALE_AGE} old.
  *
  * <p>Threading: the launcher's main thread.
  */
@@ -44,6 +53,14 @@ final class AotCache
     static final int KEPT = 8;
     /** A training job that runs longer than this is abandoned. */
     static final long TRAINING_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
+    /**
+     * How long a training's processes (rank JVMs, and the JVMs they start to assemble the cache) may go on after the
+     * training job returned before they are killed; as long again for them to die. A JVM stopped by the training's
+     * timeout writes its 17 MB {@code .aot.config} and starts the assembly while it exits, well after the job gave up.
+     */
+    static final long TRAINING_EXIT_WAIT_NS = TimeUnit.SECONDS.toNanos(15);
+    /** Temporaries older than this are a dead training's (one lasts {@link #TRAINING_TIMEOUT_NS} and its exit wait at most). */
+    static final Duration STALE_AGE = Duration.ofMinutes(10);
 
     private final Path file;
     private final Path failedMarker;
@@ -109,6 +126,7 @@ final class AotCache
         final Path dir = file.getParent();
         // Hidden, so that no glob for caches matches a training's output.
         final String prefix = "." + file.getFileName() + ".tmp-" + ProcessHandle.current().pid() + "-";
+        final Set<Long> before = descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
         String why;
         try
         {
@@ -137,6 +155,9 @@ final class AotCache
         }
         finally
         {
+            // The training's JVMs may still be writing temporaries (a timed-out job gives up on them): only once they
+            // have exited is deleting final.
+            awaitExit(before, TRAINING_EXIT_WAIT_NS);
             deleteTemporaries(dir, prefix);
         }
         if (why != null)
@@ -151,6 +172,83 @@ final class AotCache
             }
             err.println("jmpirun: note: no ahead-of-time cache for rank JVMs (" + why + "); ranks start without it (" +
                 ENV + "=off skips this)");
+        }
+    }
+
+    /**
+     * Waits until every descendant of this process that is not in {@code before} (the training's JVMs and what they
+     * started) has exited; kills those left after {@code waitNs}, and waits as long again for them.
+     *
+     * @return whether none is left
+     */
+    static boolean awaitExit(final Set<Long> before, final long waitNs)
+    {
+        final long killAt = System.nanoTime() + waitNs;
+        final long giveUpAt = killAt + waitNs;
+        boolean killed = false;
+        while (true)
+        {
+            final List<ProcessHandle> left = descendants().filter(p -> !before.contains(p.pid())).toList();
+            if (left.isEmpty())
+            {
+                return true;
+            }
+            final long now = System.nanoTime();
+            if (now - giveUpAt >= 0)
+            {
+                return false;
+            }
+            if (!killed && now - killAt >= 0)
+            {
+                left.forEach(ProcessHandle::destroyForcibly);
+                killed = true;
+            }
+            try
+            {
+                left.get(0).onExit().get(50, TimeUnit.MILLISECONDS);
+            }
+            catch (final TimeoutException | ExecutionException ex)
+            {
+                // look again
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+    }
+
+    private static Stream<ProcessHandle> descendants()
+    {
+        return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive);
+    }
+
+    /**
+     * Deletes the temporaries of trainings that ended without cleaning up (a launcher killed while training, or JVMs
+     * that outlived {@link #awaitExit}'s wait): those last modified more than {@link #STALE_AGE} before {@code now}.
+     * Never throws.
+     */
+    void deleteStaleTemporaries(final Instant now)
+    {
+        final Path dir = file.getParent();
+        if (!Files.isDirectory(dir))
+        {
+            return;
+        }
+        try (DirectoryStream<Path> left = Files.newDirectoryStream(dir, ".ranks-*.aot.tmp-*"))
+        {
+            for (final Path path : left)
+            {
+                if (modified(path).toInstant().isBefore(now.minus(STALE_AGE)))
+                {
+                    Files.deleteIfExists(path);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            // Left for the next start.
         }
     }
 

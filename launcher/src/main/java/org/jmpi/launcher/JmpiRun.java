@@ -13,6 +13,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -111,6 +112,7 @@ public final class JmpiRun
         {
             return options;
         }
+        cache.deleteStaleTemporaries(Instant.now());
         if (cache.needsTraining())
         {
             cache.train((extra, log) ->

@@ -147,4 +147,58 @@ class AotCacheTest
             assertFalse(kept.contains(aot.resolve("ranks-old0.aot")), "the oldest went first");
         }
     }
+
+    /**
+     * A training that timed out returns while its JVMs still exit, and a dying training JVM writes its .aot.config late:
+     * here a process the job started (and did not wait for) writes a temporary a second after the job returned.
+     * The temporaries are deleted only once that process has exited, so none is left.
+     */
+    @Test
+    void shouldDeleteTemporariesOnlyAfterTheTrainingProcessesExited() throws IOException
+    {
+        final AotCache cache = cache();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        cache.train((extra, log) ->
+        {
+            final String output = extra.get(0).substring("-XX:AOTCacheOutput=".length());
+            final Path late = Path.of(output.replace("%p", "pid3") + ".config");
+            try
+            {
+                new ProcessBuilder("/bin/sh", "-c", "sleep 1; echo config > '" + late + "'").start();
+            }
+            catch (final IOException ex)
+            {
+                throw new IllegalStateException(ex);
+            }
+            return 124;
+        }, new LineSink(err));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("exited 124"), err.toString(StandardCharsets.UTF_8));
+        try (Stream<Path> left = Files.list(cache.file().getParent()))
+        {
+            assertEquals(List.of(cache.file().resolveSibling(cache.file().getFileName() + ".failed")), left.toList(),
+                "only the failure marker: the late temporary was deleted after its writer exited");
+        }
+    }
+
+    @Test
+    void shouldDeleteStaleTemporariesOfEarlierTrainingsOnly() throws IOException
+    {
+        final AotCache cache = cache();
+        final Path aot = cache.file().getParent();
+        Files.createDirectories(aot);
+        final Path stale = aot.resolve(".ranks-0123.aot.tmp-77-pid78.aot.config");
+        final Path young = aot.resolve(".ranks-0123.aot.tmp-79-pid80.aot.config");
+        final Path other = aot.resolve("ranks-0123.aot");
+        for (final Path path : List.of(stale, young, other))
+        {
+            Files.writeString(path, "x");
+        }
+        final java.time.Instant now = java.time.Instant.now();
+        Files.setLastModifiedTime(stale, FileTime.from(now.minus(AotCache.STALE_AGE).minusSeconds(1)));
+        Files.setLastModifiedTime(other, FileTime.from(now.minus(AotCache.STALE_AGE).minusSeconds(1)));
+        cache.deleteStaleTemporaries(now);
+        assertFalse(Files.exists(stale), "a dead training's temporary");
+        assertTrue(Files.exists(young), "a training that may still run");
+        assertTrue(Files.exists(other), "a cache is no temporary");
+    }
 }

@@ -1,5 +1,6 @@
 package org.jmpi.transport.tcp;
 
+import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
@@ -48,7 +49,11 @@ import static org.jmpi.transport.tcp.HandshakeDescriptor.*;
  *
  * <p>Threading: the rank's progress owner only, as the SPI says; {@link #wakeup} is a no-op (the engine
  * polls, it never blocks inside this transport). Memory: a connection's send stage and receive buffer are
- * direct buffers made when it first sends or receives.
+ * direct buffers made when it first sends or receives, owned by this transport and freed by {@link #close}
+ * (a JVM that runs many jobs keeps no direct memory of the closed ones, even while something still holds
+ * the transport). {@code close} frees them only once no {@link #offer} or {@link #progress} is running: a
+ * call on another thread that has not returned within {@code CLOSE_QUIESCE_NS} leaves them to the garbage
+ * collector instead, so no call ever touches freed memory.
  */
 final class TcpTransport implements Transport
 {
@@ -56,6 +61,8 @@ final class TcpTransport implements Transport
     private static final int RECEIVE_BUFFER = 2 * (MAX_FRAME_LENGTH + FRAME_HEADER_LENGTH);
     private static final long HANDSHAKE_TIMEOUT_NS = 10_000_000_000L;
     private static final long CLOSE_FLUSH_NS = 2_000_000_000L;
+    /** How long {@link #close} waits for an {@code offer} or {@code progress} of another thread to return before freeing. */
+    private static final long CLOSE_QUIESCE_NS = 2_000_000_000L;
 
     /** A connection to one peer, opened by this rank ({@code nonce} set) or accepted; frames may go both ways. */
     private static final class Connection
@@ -123,7 +130,16 @@ final class TcpTransport implements Transport
     private FrameHandler handler;
     private int readyWork;
     private long refused;
-    private boolean closed;
+    /**
+     * Set by {@link #close} before it waits for {@link #busy} to fall to 0; {@code offer} and {@code progress} raise
+     * {@code busy} before they read it (both volatile: either the call sees {@code closed}, or {@code close} sees it busy).
+     * {@code busy} counts nested calls (a frame handler may offer from inside {@code progress}); only the progress
+     * owner writes it.
+     */
+    private volatile boolean closed;
+    private volatile int busy;
+    /** Direct bytes this transport holds (stages and receive buffers), for tests. */
+    private long directBytes;
 
     TcpTransport(final TransportContext context)
     {
@@ -262,6 +278,19 @@ final class TcpTransport implements Transport
     @Override
     public boolean offer(final int dstRank, final int lengthBytes, final FrameWriter writer)
     {
+        busy = busy + 1;
+        try
+        {
+            return stage(dstRank, lengthBytes, writer);
+        }
+        finally
+        {
+            busy = busy - 1;
+        }
+    }
+
+    private boolean stage(final int dstRank, final int lengthBytes, final FrameWriter writer)
+    {
         if (closed || !reaches(dstRank) || lengthBytes < 0 || lengthBytes > MAX_FRAME_LENGTH)
         {
             throw new MpiException(ErrorClass.ERR_INTERN, "tcp: bad offer: rank=" + rank + ", dst=" + dstRank + ", length=" +
@@ -315,11 +344,25 @@ final class TcpTransport implements Transport
     {
         c.stage = ByteBuffer.allocateDirect(stageCapacity);
         c.stageView = new UnsafeBuffer(c.stage);
+        directBytes += stageCapacity;
         sending.add(c);
     }
 
     @Override
     public int progress(final FrameHandler frameHandler)
+    {
+        busy = busy + 1;
+        try
+        {
+            return closed ? 0 : poll(frameHandler);
+        }
+        finally
+        {
+            busy = busy - 1;
+        }
+    }
+
+    private int poll(final FrameHandler frameHandler)
     {
         int work = 0;
         for (int i = 0; i < sending.size(); i++)
@@ -542,6 +585,7 @@ final class TcpTransport implements Transport
         {
             c.buffer = ByteBuffer.allocateDirect(RECEIVE_BUFFER);
             c.view = new UnsafeBuffer(c.buffer);
+            directBytes += RECEIVE_BUFFER;
         }
         final int read;
         try
@@ -632,7 +676,14 @@ final class TcpTransport implements Transport
         // The engine never blocks inside this transport.
     }
 
-    /** Flushes every connection (for a bounded time), says BYE on each, and closes everything. */
+    /**
+     * Flushes every connection (for a bounded time), says BYE on each, closes everything and frees the direct buffers.
+     * <ol>
+     * <li>Mark the transport closed, then wait (bounded) until no {@code offer} or {@code progress} runs.</li>
+     * <li>Flush, BYE and close every connection, the pending ones and the listener, then the selector.</li>
+     * <li>Free every stage and receive buffer (step 1 ended quiet), or leave them to the garbage collector.</li>
+     * </ol>
+     */
     @Override
     public void close()
     {
@@ -641,6 +692,7 @@ final class TcpTransport implements Transport
             return;
         }
         closed = true;
+        final boolean quiet = awaitQuiet();
         final long deadline = System.nanoTime() + CLOSE_FLUSH_NS;
         for (final Connection c : connections)
         {
@@ -667,6 +719,69 @@ final class TcpTransport implements Transport
         {
             // closing anyway
         }
+        if (quiet)
+        {
+            freeBuffers();
+        }
+        else
+        {
+            System.err.println("jmpi: tcp: rank " + rank + ": a call on another thread did not return within " +
+                CLOSE_QUIESCE_NS / 1_000_000 + " ms of close; its buffers are left to the garbage collector");
+        }
+    }
+
+    /** Waits until no {@code offer} or {@code progress} runs (bounded); true if none does. */
+    private boolean awaitQuiet()
+    {
+        final long deadline = System.nanoTime() + CLOSE_QUIESCE_NS;
+        while (busy > 0)
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                return false;
+            }
+            Thread.yield();
+        }
+        return true;
+    }
+
+    /** Frees every connection's stage and receive buffer; the connections keep no reference to them. */
+    private void freeBuffers()
+    {
+        for (final Connection c : connections)
+        {
+            free(c);
+        }
+        for (final Connection c : sending)
+        {
+            free(c);
+        }
+        sending.clear();
+        assert directBytes == 0 : directBytes;
+    }
+
+    private void free(final Connection c)
+    {
+        if (c.stage != null)
+        {
+            c.stageView = null;
+            BufferUtil.free(c.stage);
+            c.stage = null;
+            directBytes -= stageCapacity;
+        }
+        if (c.buffer != null)
+        {
+            c.view = null;
+            BufferUtil.free(c.buffer);
+            c.buffer = null;
+            directBytes -= RECEIVE_BUFFER;
+        }
+    }
+
+    /** Direct bytes held by the stages and receive buffers (0 after {@link #close}), for tests. */
+    long directBytes()
+    {
+        return directBytes;
     }
 
     /** Writes what is staged on {@code c}, then BYE, until {@code deadline}. */

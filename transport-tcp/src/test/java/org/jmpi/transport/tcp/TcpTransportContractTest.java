@@ -8,9 +8,14 @@ import org.jmpi.testkit.transport.JobTransportContext;
 import org.jmpi.testkit.transport.TransportContractTest;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The tcp transport over loopback, every rank posing as a node of its own, under the transport contract. */
 class TcpTransportContractTest extends TransportContractTest
@@ -69,5 +74,43 @@ class TcpTransportContractTest extends TransportContractTest
             }
             assertEquals(1, tcp.connectionCount(), "rank " + env.rank() + ": one connection for the pair");
         });
+    }
+
+    /**
+     * Many jobs in one JVM (as a test run that forces core's suites onto tcp): close frees every connection's direct
+     * stage and receive buffer, even while something still holds the closed transports (as finalized ranks stay
+     * reachable), so the JVM's direct memory does not grow with the number of jobs.
+     */
+    @Test
+    void shouldFreeItsDirectBuffersAtClose()
+    {
+        final int jobs = 30;
+        final List<TcpTransport> held = new CopyOnWriteArrayList<>();
+        final BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+            .filter(pool -> pool.getName().equals("direct")).findFirst().orElseThrow();
+        final long before = direct.getMemoryUsed();
+        for (int job = 0; job < jobs; job++)
+        {
+            runJob(2, env ->
+            {
+                final TcpTransport tcp = (TcpTransport)env.transport();
+                held.add(tcp);
+                final int peer = 1 - env.rank();
+                final AtomicInteger received = new AtomicInteger();
+                final FrameHandler count = (src, buffer, index, length) -> received.incrementAndGet();
+                env.send(peer, 8, (buffer, index, length) -> buffer.putLong(index, 7L), count);
+                env.progressUntil(count, () -> received.get() > 0, "the peer's frame");
+                assertTrue(tcp.directBytes() > 0, "rank " + env.rank() + " holds its buffers while open");
+            });
+        }
+        assertEquals(2 * jobs, held.size());
+        for (final TcpTransport tcp : held)
+        {
+            assertEquals(0, tcp.directBytes(), "a closed transport holds no direct buffer");
+        }
+        final long grownBytes = direct.getMemoryUsed() - before;
+        final long oneJobBytes = 2L * (1 << 20) + 2L * (2L * (TcpTransport.MAX_FRAME_LENGTH + 4));
+        assertTrue(grownBytes < 4 * oneJobBytes, "direct memory grew by " + grownBytes + " bytes over " + jobs +
+            " closed jobs (one job's buffers: about " + oneJobBytes + ")");
     }
 }
