@@ -44,7 +44,14 @@ public final class PointToPoint
         return isend(c, c.contextId, buf, offset, count, type, dest, tag, mode);
     }
 
-    /** A send on an explicit context (the collective context for collectives). */
+    /**
+     * A send on an explicit context (the collective context for collectives). In direct mode a standard or ready
+     * send takes its communicator's spare request ({@link BlockingRequests}), and when the message goes eager and
+     * completes while posted, puts it back and returns a small completed handle ({@link SentRequest}) instead: the
+     * caller never sees the request that carried the message, so it can serve the next one. The spare is taken and
+     * put back while this thread holds the engine, so a second thread calling in by mistake is refused before it can
+     * touch it.
+     */
     public static RequestImpl isend(
         final CommState c,
         final int contextId,
@@ -56,7 +63,26 @@ public final class PointToPoint
         final int tag,
         final SendMode mode)
     {
-        return isend(c, contextId, buf, givenOffset, count, type, dest, tag, mode, null);
+        if ((mode != SendMode.STANDARD && mode != SendMode.READY) || !c.engine.enter())
+        {
+            return isend(c, contextId, buf, givenOffset, count, type, dest, tag, mode, null);
+        }
+        try
+        {
+            final SendRequestImpl spare = c.spareSend;
+            c.spareSend = null;
+            final RequestImpl r = isend(c, contextId, buf, givenOffset, count, type, dest, tag, mode, spare);
+            if (r instanceof SendRequestImpl s && s.isDone() && s.reusable())
+            {
+                c.spareSend = s;
+                return new SentRequest(c.engine, c.errorSink(), dest, tag, s.totalBytes);
+            }
+            return r;
+        }
+        finally
+        {
+            c.engine.exit();
+        }
     }
 
     /** As above; {@code spare}: a reusable request to rearm instead of making one ({@link BlockingRequests}), or null. */
