@@ -9,6 +9,7 @@ import org.jmpi.Request;
 import org.jmpi.Status;
 import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.datatype.Convertor;
+import org.jmpi.internal.datatype.OneRun;
 import org.jmpi.internal.datatype.Signatures;
 import org.jmpi.internal.engine.ProgressEngine;
 
@@ -112,9 +113,10 @@ public final class PointToPoint
         {
             return bufferedSend(c, contextId, view, offset, count, type, dest, tag, sig);
         }
-        final SendRequestImpl s = spare != null ? spare.rearm(contextId, dest, c.worldRanks[dest], tag, mode, view, offset, count, type, sig)
+        final long run = sendRun(c, view, offset, count, type);
+        final SendRequestImpl s = spare != null ? spare.rearm(contextId, dest, c.worldRanks[dest], tag, mode, view, offset, count, type, sig, run)
             : new SendRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, c.rank, dest, c.worldRanks[dest], tag, mode, view, offset,
-            count, type, sig);
+            count, type, sig, run);
         c.engine.execute(s);
         return s;
     }
@@ -225,10 +227,37 @@ public final class PointToPoint
             return null;
         }
         final int sig = Signatures.homogeneousCode(type);
-        final RecvRequestImpl r = spare != null ? spare.rearm(contextId, source, tag, view, offset, count, type, sig)
-            : new RecvRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, source, tag, view, offset, count, type, sig);
+        final long run = recvRun(c, view, offset, count, type);
+        final RecvRequestImpl r = spare != null ? spare.rearm(contextId, source, tag, view, offset, count, type, sig, run)
+            : new RecvRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, source, tag, view, offset, count, type, sig, run);
         r.sourcesWorld = c.worldRanks;
         return r;
+    }
+
+    /** The {@link OneRun#address} of a send's data, from {@code c}'s {@link RunKey} when the last send named the same. */
+    static long sendRun(final CommState c, final BufferView view, final long offset, final long count, final Datatype type)
+    {
+        final RunKey last = c.lastSendRun;
+        if (last != null && last.matches(view, offset, count, type))
+        {
+            return last.address();
+        }
+        final long address = OneRun.address(view, offset, count, type, 0);
+        c.lastSendRun = new RunKey(view, offset, count, type, address);
+        return address;
+    }
+
+    /** As {@link #sendRun}, for a receive's ({@link Convertor#RECEIVE}: the buffer was checked writable already). */
+    static long recvRun(final CommState c, final BufferView view, final long offset, final long count, final Datatype type)
+    {
+        final RunKey last = c.lastRecvRun;
+        if (last != null && last.matches(view, offset, count, type))
+        {
+            return last.address();
+        }
+        final long address = OneRun.address(view, offset, count, type, Convertor.RECEIVE);
+        c.lastRecvRun = new RunKey(view, offset, count, type, address);
+        return address;
     }
 
     private static RequestImpl procNullRecv(final CommState c)
