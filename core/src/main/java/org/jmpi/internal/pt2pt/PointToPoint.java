@@ -141,7 +141,7 @@ public final class PointToPoint
         final Convertor packed = Convertor.create(attached, attachedOffset, bytes, Datatype.BYTE);
         Convertor.copy(source, packed, 0, bytes);
         final SendRequestImpl s = new SendRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, c.rank, dest, c.worldRanks[dest],
-            tag, SendMode.BUFFERED, attached, attachedOffset, bytes, Datatype.BYTE, sig);
+            tag, SendMode.BUFFERED, attached, attachedOffset, bytes, Datatype.BYTE, sig, OneRun.address(attached, attachedOffset, bytes, Datatype.BYTE, 0));
         s.onComplete = () -> bb.release(at);
         c.engine.execute(s);
         return new CompletedRequest(c.engine, c.errorSink(), new Status(dest, tag, ErrorClass.SUCCESS, false, bytes));
@@ -459,7 +459,8 @@ public final class PointToPoint
         if (dest != Comm.PROC_NULL)
         {
             final SendRequestImpl s = new SendRequestImpl(c.engine, c.errorSink(), c.protocol, c.contextId, c.rank, dest, c.worldRanks[dest],
-                sendTag, SendMode.STANDARD, copyView, 0, bytes, Datatype.BYTE, Signatures.homogeneousCode(type));
+                sendTag, SendMode.STANDARD, copyView, 0, bytes, Datatype.BYTE, Signatures.homogeneousCode(type),
+                OneRun.address(copyView, 0, bytes, Datatype.BYTE, 0));
             c.engine.execute(s);
             s.await();
         }

@@ -62,27 +62,7 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
     /** Staged path: payload bytes per DATA fragment, chosen on the CTS ({@link PathSelector#fragmentBytes}). */
     int fragmentBytes;
 
-    SendRequestImpl(
-        final ProgressEngine engine,
-        final ErrorSink errors,
-        final Protocol protocol,
-        final int contextId,
-        final int sourceRank,
-        final int destRank,
-        final int destWorld,
-        final int tag,
-        final SendMode mode,
-        final BufferView view,
-        final long elementOffset,
-        final long count,
-        final Datatype type,
-        final int sigCode)
-    {
-        this(engine, errors, protocol, contextId, sourceRank, destRank, destWorld, tag, mode, view, elementOffset, count, type, sigCode,
-            OneRun.address(view, elementOffset, count, type, 0));
-    }
-
-    /** As above, with the data's {@link OneRun#address} already known ({@link PointToPoint#sendRun}). */
+    /** {@code runAddress}: the data's {@link OneRun#address} ({@link PointToPoint#sendRun}), or -1. */
     SendRequestImpl(
         final ProgressEngine engine,
         final ErrorSink errors,
