@@ -234,7 +234,11 @@ public final class PointToPoint
         return r;
     }
 
-    /** The {@link OneRun#address} of a send's data, from {@code c}'s {@link RunKey} when the last send named the same. */
+    /**
+     * The {@link OneRun#address} of a send's data, from {@code c}'s {@link RunKey} when the last send named the same.
+     * Kept only for an array's view, which the communicator keeps too ({@code lastSendView}): a buffer's view is
+     * made per call, so a key for it would never match again and would cost an allocation per message.
+     */
     static long sendRun(final CommState c, final BufferView view, final long offset, final long count, final Datatype type)
     {
         final RunKey last = c.lastSendRun;
@@ -243,7 +247,10 @@ public final class PointToPoint
             return last.address();
         }
         final long address = OneRun.address(view, offset, count, type, 0);
-        c.lastSendRun = new RunKey(view, offset, count, type, address);
+        if (view == c.lastSendView)
+        {
+            c.lastSendRun = new RunKey(view, offset, count, type, address);
+        }
         return address;
     }
 
@@ -256,7 +263,10 @@ public final class PointToPoint
             return last.address();
         }
         final long address = OneRun.address(view, offset, count, type, Convertor.RECEIVE);
-        c.lastRecvRun = new RunKey(view, offset, count, type, address);
+        if (view == c.lastRecvView)
+        {
+            c.lastRecvRun = new RunKey(view, offset, count, type, address);
+        }
         return address;
     }
 
