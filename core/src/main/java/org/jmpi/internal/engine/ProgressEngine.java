@@ -5,6 +5,8 @@ import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.spi.Doorbell;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -214,6 +216,20 @@ public final class ProgressEngine
             {
                 parkNs = Math.min(Math.max(1, parkNs) * 2, idleSpec.maxParkNs());
             }
+        }
+    }
+
+    private static final VarHandle PARKED;
+
+    static
+    {
+        try
+        {
+            PARKED = MethodHandles.lookup().findVarHandle(ProgressEngine.class, "parked", boolean.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
         }
     }
 
@@ -484,11 +500,16 @@ public final class ProgressEngine
         return poll();
     }
 
-    /** Cuts short an idle park of the engine's thread. Any thread. */
+    /**
+     * Cuts short an idle park of the engine's thread. Any thread. Only the caller that clears the parked flag
+     * (compare-and-set) wakes the thread: one unpark per park, not one per frame delivered while it sleeps or wakes
+     * (issue 12, message rate: a window of 64 sends to a parked rank made 64). A caller that loses the race wrote its
+     * work before it read the flag set, and the winner's wake makes the engine poll after that.
+     */
     public void wakeup()
     {
         final Thread t = idleThread;
-        if (t != null && parked)
+        if (t != null && parked && PARKED.compareAndSet(this, true, false))
         {
             final Doorbell bell = doorbell;
             if (bell != null)
@@ -536,11 +557,15 @@ public final class ProgressEngine
         directDepth = 1;
     }
 
+    /**
+     * Leaves direct mode: a release store, as a lock's exit is (the entry's compare-and-set is the fence); a volatile
+     * store here cost a full fence per isend and irecv (issue 12, message rate).
+     */
     private void exitDirect()
     {
         if (--directDepth == 0)
         {
-            directOwner.set(null);
+            directOwner.setRelease(null);
         }
     }
 

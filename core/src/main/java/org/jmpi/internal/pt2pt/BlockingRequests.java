@@ -3,6 +3,7 @@ package org.jmpi.internal.pt2pt;
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
 import org.jmpi.Status;
+import org.jmpi.internal.engine.ProgressEngine;
 
 /**
  * Blocking send and receive with one request each per communicator, made once and rearmed for every later
@@ -15,7 +16,10 @@ import org.jmpi.Status;
  * path, map or peer holds it.</li>
  * </ul>
  * A request in use is taken off its communicator, so a blocking call made while another is under way on the same
- * communicator (from an error handler, say) makes its own; one that fails or goes by rendezvous is not kept.
+ * communicator (from an error handler, say) makes its own; one that fails or goes by rendezvous is not kept. The
+ * spare is taken and put back while the calling thread holds the engine ({@link ProgressEngine#enter}), so a
+ * second thread calling in by mistake is refused (ERR_OTHER) before it can rearm a request in use. Nonblocking
+ * standard sends share the spare send ({@link PointToPoint#isend}).
  *
  * <p>Threading: the calling thread (direct mode, so one thread in the library at a time).
  */
@@ -29,14 +33,25 @@ public final class BlockingRequests
     public static void send(final CommState c, final Object buf, final int offset, final int count, final Datatype type, final int dest,
         final int tag)
     {
-        final boolean direct = !c.engine.offload();
-        final SendRequestImpl spare = direct ? c.spareSend : null;
-        c.spareSend = null;
-        final RequestImpl r = PointToPoint.isend(c, c.contextId, buf, offset, count, type, dest, tag, SendMode.STANDARD, spare);
-        r.awaitCompletion();
-        if (direct && r instanceof SendRequestImpl s && s.reusable())
+        if (!c.engine.enter())
         {
-            c.spareSend = s;
+            PointToPoint.isend(c, c.contextId, buf, offset, count, type, dest, tag, SendMode.STANDARD, null).awaitCompletion();
+            return;
+        }
+        try
+        {
+            final SendRequestImpl spare = c.spareSend;
+            c.spareSend = null;
+            final RequestImpl r = PointToPoint.isend(c, c.contextId, buf, offset, count, type, dest, tag, SendMode.STANDARD, spare);
+            r.awaitCompletion();
+            if (r instanceof SendRequestImpl s && s.reusable())
+            {
+                c.spareSend = s;
+            }
+        }
+        finally
+        {
+            c.engine.exit();
         }
     }
 
@@ -44,15 +59,25 @@ public final class BlockingRequests
     public static Status recv(final CommState c, final Object buf, final int offset, final int count, final Datatype type, final int source,
         final int tag)
     {
-        final boolean direct = !c.engine.offload();
-        final RecvRequestImpl spare = direct ? c.spareRecv : null;
-        c.spareRecv = null;
-        final RequestImpl r = PointToPoint.irecv(c, c.contextId, buf, offset, count, type, source, tag, spare);
-        final Status status = r.await();
-        if (direct && r instanceof RecvRequestImpl rr && rr.reusable())
+        if (!c.engine.enter())
         {
-            c.spareRecv = rr;
+            return PointToPoint.irecv(c, c.contextId, buf, offset, count, type, source, tag, null).await();
         }
-        return status;
+        try
+        {
+            final RecvRequestImpl spare = c.spareRecv;
+            c.spareRecv = null;
+            final RequestImpl r = PointToPoint.irecv(c, c.contextId, buf, offset, count, type, source, tag, spare);
+            final Status status = r.await();
+            if (r instanceof RecvRequestImpl rr && rr.reusable())
+            {
+                c.spareRecv = rr;
+            }
+            return status;
+        }
+        finally
+        {
+            c.engine.exit();
+        }
     }
 }

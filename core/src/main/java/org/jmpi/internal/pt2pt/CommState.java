@@ -81,6 +81,12 @@ public final class CommState
      */
     BufferView lastSendView;
     BufferView lastRecvView;
+    /**
+     * The one-run address of the last send's and receive's data ({@link PointToPoint#sendRun}), for the next call that
+     * names the same view, offset, count and type. Racy as the views are: each is one immutable record.
+     */
+    RunKey lastSendRun;
+    RunKey lastRecvRun;
     /** The last blocking send's and receive's requests, when they may serve the next ({@link BlockingRequests}); else null. */
     SendRequestImpl spareSend;
     RecvRequestImpl spareRecv;

@@ -18,6 +18,12 @@ final class Matcher
     private final ArrayList<ProbeRequestImpl> probes = new ArrayList<>();
     /** Contexts this rank freed and has not opened again: their frames are dropped, never matched. */
     private final IntHashSet closed = new IntHashSet();
+    /** The last context whose posted and unexpected lists were looked up, and those lists (never removed but by close). */
+    private int postedContext = NO_CONTEXT;
+    private MatchList postedCached;
+    private int unexpectedContext = NO_CONTEXT;
+    private MatchList unexpectedCached;
+    private static final int NO_CONTEXT = Integer.MIN_VALUE;
 
     /** A context is in use again (a new communicator took the id). */
     void open(final int contextId)
@@ -32,6 +38,8 @@ final class Matcher
     ArrayList<Unexpected> close(final int contextId)
     {
         closed.add(contextId);
+        unexpectedContext = NO_CONTEXT;
+        unexpectedCached = null;
         final ArrayList<Unexpected> dropped = new ArrayList<>();
         final MatchList list = unexpected.remove(contextId);
         if (list != null)
@@ -55,7 +63,7 @@ final class Matcher
     /** Takes the first posted receive that accepts an arriving envelope; null when none does. */
     RecvRequestImpl takePosted(final int contextId, final int source, final int tag)
     {
-        final MatchList list = posted.get(contextId);
+        final MatchList list = postedList(contextId);
         final MatchEntry e = list == null ? null : list.firstAccepting(source, tag);
         if (e == null)
         {
@@ -84,15 +92,52 @@ final class Matcher
             u.list.remove(u);
             return u;
         }
-        listOf(posted, r.entry.contextId).add(r.entry);
+        MatchList list = postedList(r.entry.contextId);
+        if (list == null)
+        {
+            list = listOf(posted, r.entry.contextId);
+        }
+        list.add(r.entry);
         return null;
     }
 
     /** The first unexpected message matching, left in place; null when none. */
     Unexpected findUnexpected(final int contextId, final int source, final int tag)
     {
-        final MatchList list = unexpected.get(contextId);
-        return list == null ? null : (Unexpected)list.firstMatching(source, tag);
+        final MatchList list;
+        if (contextId == unexpectedContext)
+        {
+            list = unexpectedCached;
+        }
+        else
+        {
+            list = unexpected.get(contextId);
+            if (list != null)
+            {
+                unexpectedContext = contextId;
+                unexpectedCached = list;
+            }
+        }
+        return list == null || list.size() == 0 ? null : (Unexpected)list.firstMatching(source, tag);
+    }
+
+    /**
+     * The posted list of {@code contextId}, or null: the last one looked up is kept (a loop of receives on one
+     * communicator looks up its context once, not twice per message in the hash map; issue 12, message rate).
+     */
+    private MatchList postedList(final int contextId)
+    {
+        if (contextId == postedContext)
+        {
+            return postedCached;
+        }
+        final MatchList list = posted.get(contextId);
+        if (list != null)
+        {
+            postedContext = contextId;
+            postedCached = list;
+        }
+        return list;
     }
 
     void removeUnexpected(final Unexpected u)

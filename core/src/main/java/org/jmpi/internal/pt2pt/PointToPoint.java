@@ -9,6 +9,7 @@ import org.jmpi.Request;
 import org.jmpi.Status;
 import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.datatype.Convertor;
+import org.jmpi.internal.datatype.OneRun;
 import org.jmpi.internal.datatype.Signatures;
 import org.jmpi.internal.engine.ProgressEngine;
 
@@ -44,7 +45,14 @@ public final class PointToPoint
         return isend(c, c.contextId, buf, offset, count, type, dest, tag, mode);
     }
 
-    /** A send on an explicit context (the collective context for collectives). */
+    /**
+     * A send on an explicit context (the collective context for collectives). In direct mode a standard or ready
+     * send takes its communicator's spare request ({@link BlockingRequests}), and when the message goes eager and
+     * completes while posted, puts it back and returns a small completed handle ({@link SentRequest}) instead: the
+     * caller never sees the request that carried the message, so it can serve the next one. The spare is taken and
+     * put back while this thread holds the engine, so a second thread calling in by mistake is refused before it can
+     * touch it.
+     */
     public static RequestImpl isend(
         final CommState c,
         final int contextId,
@@ -56,7 +64,26 @@ public final class PointToPoint
         final int tag,
         final SendMode mode)
     {
-        return isend(c, contextId, buf, givenOffset, count, type, dest, tag, mode, null);
+        if ((mode != SendMode.STANDARD && mode != SendMode.READY) || !c.engine.enter())
+        {
+            return isend(c, contextId, buf, givenOffset, count, type, dest, tag, mode, null);
+        }
+        try
+        {
+            final SendRequestImpl spare = c.spareSend;
+            c.spareSend = null;
+            final RequestImpl r = isend(c, contextId, buf, givenOffset, count, type, dest, tag, mode, spare);
+            if (r instanceof SendRequestImpl s && s.isDone() && s.reusable())
+            {
+                c.spareSend = s;
+                return new SentRequest(c.engine, c.errorSink(), dest, tag, s.totalBytes);
+            }
+            return r;
+        }
+        finally
+        {
+            c.engine.exit();
+        }
     }
 
     /** As above; {@code spare}: a reusable request to rearm instead of making one ({@link BlockingRequests}), or null. */
@@ -86,9 +113,10 @@ public final class PointToPoint
         {
             return bufferedSend(c, contextId, view, offset, count, type, dest, tag, sig);
         }
-        final SendRequestImpl s = spare != null ? spare.rearm(contextId, dest, c.worldRanks[dest], tag, mode, view, offset, count, type, sig)
+        final long run = sendRun(c, view, offset, count, type);
+        final SendRequestImpl s = spare != null ? spare.rearm(contextId, dest, c.worldRanks[dest], tag, mode, view, offset, count, type, sig, run)
             : new SendRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, c.rank, dest, c.worldRanks[dest], tag, mode, view, offset,
-            count, type, sig);
+            count, type, sig, run);
         c.engine.execute(s);
         return s;
     }
@@ -113,7 +141,7 @@ public final class PointToPoint
         final Convertor packed = Convertor.create(attached, attachedOffset, bytes, Datatype.BYTE);
         Convertor.copy(source, packed, 0, bytes);
         final SendRequestImpl s = new SendRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, c.rank, dest, c.worldRanks[dest],
-            tag, SendMode.BUFFERED, attached, attachedOffset, bytes, Datatype.BYTE, sig);
+            tag, SendMode.BUFFERED, attached, attachedOffset, bytes, Datatype.BYTE, sig, OneRun.address(attached, attachedOffset, bytes, Datatype.BYTE, 0));
         s.onComplete = () -> bb.release(at);
         c.engine.execute(s);
         return new CompletedRequest(c.engine, c.errorSink(), new Status(dest, tag, ErrorClass.SUCCESS, false, bytes));
@@ -199,10 +227,47 @@ public final class PointToPoint
             return null;
         }
         final int sig = Signatures.homogeneousCode(type);
-        final RecvRequestImpl r = spare != null ? spare.rearm(contextId, source, tag, view, offset, count, type, sig)
-            : new RecvRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, source, tag, view, offset, count, type, sig);
+        final long run = recvRun(c, view, offset, count, type);
+        final RecvRequestImpl r = spare != null ? spare.rearm(contextId, source, tag, view, offset, count, type, sig, run)
+            : new RecvRequestImpl(c.engine, c.errorSink(), c.protocol, contextId, source, tag, view, offset, count, type, sig, run);
         r.sourcesWorld = c.worldRanks;
         return r;
+    }
+
+    /**
+     * The {@link OneRun#address} of a send's data, from {@code c}'s {@link RunKey} when the last send named the same.
+     * Kept only for an array's view, which the communicator keeps too ({@code lastSendView}): a buffer's view is
+     * made per call, so a key for it would never match again and would cost an allocation per message.
+     */
+    static long sendRun(final CommState c, final BufferView view, final long offset, final long count, final Datatype type)
+    {
+        final RunKey last = c.lastSendRun;
+        if (last != null && last.matches(view, offset, count, type))
+        {
+            return last.address();
+        }
+        final long address = OneRun.address(view, offset, count, type, 0);
+        if (view == c.lastSendView)
+        {
+            c.lastSendRun = new RunKey(view, offset, count, type, address);
+        }
+        return address;
+    }
+
+    /** As {@link #sendRun}, for a receive's ({@link Convertor#RECEIVE}: the buffer was checked writable already). */
+    static long recvRun(final CommState c, final BufferView view, final long offset, final long count, final Datatype type)
+    {
+        final RunKey last = c.lastRecvRun;
+        if (last != null && last.matches(view, offset, count, type))
+        {
+            return last.address();
+        }
+        final long address = OneRun.address(view, offset, count, type, Convertor.RECEIVE);
+        if (view == c.lastRecvView)
+        {
+            c.lastRecvRun = new RunKey(view, offset, count, type, address);
+        }
+        return address;
     }
 
     private static RequestImpl procNullRecv(final CommState c)
@@ -404,7 +469,8 @@ public final class PointToPoint
         if (dest != Comm.PROC_NULL)
         {
             final SendRequestImpl s = new SendRequestImpl(c.engine, c.errorSink(), c.protocol, c.contextId, c.rank, dest, c.worldRanks[dest],
-                sendTag, SendMode.STANDARD, copyView, 0, bytes, Datatype.BYTE, Signatures.homogeneousCode(type));
+                sendTag, SendMode.STANDARD, copyView, 0, bytes, Datatype.BYTE, Signatures.homogeneousCode(type),
+                OneRun.address(copyView, 0, bytes, Datatype.BYTE, 0));
             c.engine.execute(s);
             s.await();
         }

@@ -70,14 +70,17 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
         final long elementOffset,
         final long count,
         final Datatype type,
-        final int sigCode)
+        final int sigCode,
+        final long runAddress)
     {
         super(engine, errors);
         this.protocol = protocol;
-        arm(contextId, source, tag, view, elementOffset, count, type, sigCode);
+        arm(contextId, source, tag, view, elementOffset, count, type, sigCode, runAddress);
     }
 
-    /** Sets the receive's fields, the per-message state back to new (a request made or {@link #rearm rearmed}). */
+    /**
+     * Sets the receive's fields ({@code runAddress}: the items' {@link OneRun#address} with {@link Convertor#RECEIVE},
+     * {@link PointToPoint#recvRun}), the per-message state back to new (a request made or {@link #rearm rearmed}). */
     private void arm(
         final int contextId,
         final int source,
@@ -86,13 +89,14 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
         final long elementOffset,
         final long count,
         final Datatype type,
-        final int sigCode)
+        final int sigCode,
+        final long runAddress)
     {
         this.view = view;
         this.elementOffset = elementOffset;
         this.count = count;
         this.type = type;
-        this.runAddress = OneRun.address(view, elementOffset, count, type, Convertor.RECEIVE);
+        this.runAddress = runAddress;
         this.convertor = runAddress >= 0 ? null : Convertor.createForReceive(view, elementOffset, count, type);
         this.capacityBytes = convertor == null ? count * type.size() : convertor.totalBytes();
         this.sigCode = sigCode;
@@ -126,10 +130,11 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
         final long elementOffset,
         final long count,
         final Datatype type,
-        final int sigCode)
+        final int sigCode,
+        final long runAddress)
     {
         rearm();
-        arm(contextId, source, tag, view, elementOffset, count, type, sigCode);
+        arm(contextId, source, tag, view, elementOffset, count, type, sigCode, runAddress);
         return this;
     }
 

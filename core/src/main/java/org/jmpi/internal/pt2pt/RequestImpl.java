@@ -6,6 +6,8 @@ import org.jmpi.Request;
 import org.jmpi.Status;
 import org.jmpi.internal.engine.ProgressEngine;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
@@ -33,6 +35,20 @@ public abstract class RequestImpl implements Request, Waitable, BooleanSupplier
     private boolean consumed;
     private volatile boolean freed;
 
+    private static final VarHandle DONE;
+
+    static
+    {
+        try
+        {
+            DONE = MethodHandles.lookup().findVarHandle(RequestImpl.class, "done", boolean.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
     protected RequestImpl(final ProgressEngine engine, final ErrorSink errors)
     {
         this.engine = engine;
@@ -50,8 +66,7 @@ public abstract class RequestImpl implements Request, Waitable, BooleanSupplier
         failure = null;
         failureReported = false;
         consumed = false;
-        waiter = null;
-        done = false;
+        DONE.setRelease(this, false); // direct mode only: no waiter was registered, and no fence is needed
     }
 
     /** Where a failed operation's exception goes: the communicator's error handler. */
@@ -67,11 +82,22 @@ public abstract class RequestImpl implements Request, Waitable, BooleanSupplier
         return done;
     }
 
-    /** Completes the request. Engine thread. */
+    /**
+     * Completes the request. Engine thread. In direct mode, on the thread driving the engine, the flag is published
+     * with a release store: the only thread that can wait for the request then is this one (a direct-mode wait
+     * drives the engine), so there is no waiter to read and no need for the full fence of a volatile store, which
+     * was one per message (issue 12, message rate). Otherwise a volatile store, then the waiter is unparked: either
+     * it sees the flag or this thread sees it registered.
+     */
     protected final void complete(final Status status, final MpiException failure)
     {
         this.status = status;
         this.failure = failure;
+        if (!engine.offload() && engine.onEngineThread())
+        {
+            DONE.setRelease(this, true);
+            return;
+        }
         done = true;
         final Thread w = waiter;
         if (w != null && w != Thread.currentThread())
@@ -139,14 +165,21 @@ public abstract class RequestImpl implements Request, Waitable, BooleanSupplier
         checkNotFreed("await");
         if (!done)
         {
-            waiter = Thread.currentThread();
-            try
+            if (!engine.offload())
             {
-                engine.await(this);
+                engine.await(this); // the waiter drives the engine: nobody needs to unpark it
             }
-            finally
+            else
             {
-                waiter = null;
+                waiter = Thread.currentThread();
+                try
+                {
+                    engine.await(this);
+                }
+                finally
+                {
+                    waiter = null;
+                }
             }
         }
         report();

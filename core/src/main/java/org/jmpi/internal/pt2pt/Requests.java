@@ -21,107 +21,113 @@ public final class Requests
 
     public static Status[] waitAll(final Request... requests)
     {
-        final Waitable[] ws = waitables(requests);
-        final ProgressEngine engine = engineOf(ws);
-        if (engine != null)
+        final ProgressEngine engine = engineOf(requests);
+        if (engine != null && !allDone(requests))
         {
-            final Thread me = Thread.currentThread();
-            for (final Waitable w : ws)
-            {
-                if (w != null && w.active())
-                {
-                    w.registerWaiter(me);
-                }
-            }
-            engine.await(() -> allDone(ws));
+            registerWaiter(engine, requests);
+            engine.await(() -> allDone(requests));
         }
-        final Status[] statuses = new Status[ws.length];
+        final Status[] statuses = new Status[requests.length];
         MpiException first = null;
         int failed = 0;
-        final StringBuilder failures = new StringBuilder();
-        for (int i = 0; i < ws.length; i++)
+        StringBuilder failures = null;
+        for (int i = 0; i < requests.length; i++)
         {
-            if (ws[i] == null || !ws[i].active())
+            final Waitable w = (Waitable)requests[i];
+            if (w == null || !w.active())
             {
-                statuses[i] = ws[i] == null ? null : ((Request)ws[i]).status();
+                statuses[i] = w == null ? null : requests[i].status();
                 continue;
             }
             try
             {
-                statuses[i] = ws[i].finish();
+                statuses[i] = w.finish();
             }
             catch (final MpiException ex)
             {
-                statuses[i] = ((Request)ws[i]).status();
+                statuses[i] = requests[i].status();
                 failed++;
                 if (first == null)
                 {
                     first = ex;
+                    failures = new StringBuilder();
                 }
                 failures.append(failures.isEmpty() ? "" : "; ").append("request ").append(i).append(": ").append(ex.getMessage());
             }
         }
         if (first != null)
         {
-            throw new MpiException(ErrorClass.ERR_IN_STATUS, "waitAll: " + failed + " of " + ws.length + " requests failed: " + failures, first);
+            throw new MpiException(ErrorClass.ERR_IN_STATUS, "waitAll: " + failed + " of " + requests.length + " requests failed: " + failures, first);
         }
         return statuses;
     }
 
     public static int waitAny(final Request... requests)
     {
-        final Waitable[] ws = waitables(requests);
-        final ProgressEngine engine = engineOf(ws);
+        final ProgressEngine engine = engineOf(requests);
         if (engine == null)
         {
             return Datatype.UNDEFINED;
         }
-        final Thread me = Thread.currentThread();
-        for (final Waitable w : ws)
+        int found = firstDone(requests);
+        if (found < 0)
         {
-            if (w != null && w.active())
-            {
-                w.registerWaiter(me);
-            }
+            registerWaiter(engine, requests);
+            engine.await(() -> firstDone(requests) >= 0);
+            found = firstDone(requests);
         }
-        final int[] found = {-1};
-        engine.await(() -> (found[0] = firstDone(ws)) >= 0);
-        ws[found[0]].finish();
-        return found[0];
+        ((Waitable)requests[found]).finish();
+        return found;
     }
 
     public static int[] waitSome(final Request... requests)
     {
-        final Waitable[] ws = waitables(requests);
-        final ProgressEngine engine = engineOf(ws);
+        final ProgressEngine engine = engineOf(requests);
         if (engine == null)
         {
             return new int[0];
         }
-        final Thread me = Thread.currentThread();
-        for (final Waitable w : ws)
+        if (firstDone(requests) < 0)
         {
+            registerWaiter(engine, requests);
+            engine.await(() -> firstDone(requests) >= 0);
+        }
+        return finishDone(requests);
+    }
+
+    /**
+     * Offload mode: names the calling thread to the active requests, which unpark it on completion. In direct mode
+     * the caller drives the engine while it waits, so nothing needs to wake it (and 64 volatile stores per window of
+     * 64 messages were a good part of a message-rate window's wait).
+     */
+    private static void registerWaiter(final ProgressEngine engine, final Request[] requests)
+    {
+        if (!engine.offload())
+        {
+            return;
+        }
+        final Thread me = Thread.currentThread();
+        for (final Request r : requests)
+        {
+            final Waitable w = (Waitable)r;
             if (w != null && w.active())
             {
                 w.registerWaiter(me);
             }
         }
-        engine.await(() -> firstDone(ws) >= 0);
-        return finishDone(ws);
     }
 
     public static boolean testAll(final Request... requests)
     {
-        final Waitable[] ws = waitables(requests);
-        final ProgressEngine engine = engineOf(ws);
+        final ProgressEngine engine = engineOf(requests);
         if (engine == null)
         {
             return true;
         }
-        if (!allDone(ws))
+        if (!allDone(requests))
         {
             engine.pollOnce();
-            if (!allDone(ws))
+            if (!allDone(requests))
             {
                 return false;
             }
@@ -132,53 +138,52 @@ public final class Requests
 
     public static int testAny(final Request... requests)
     {
-        final Waitable[] ws = waitables(requests);
-        final ProgressEngine engine = engineOf(ws);
+        final ProgressEngine engine = engineOf(requests);
         if (engine == null)
         {
             return Datatype.UNDEFINED;
         }
-        int i = firstDone(ws);
+        int i = firstDone(requests);
         if (i < 0)
         {
             engine.pollOnce();
-            i = firstDone(ws);
+            i = firstDone(requests);
         }
         if (i >= 0)
         {
-            ws[i].finish();
+            ((Waitable)requests[i]).finish();
         }
         return i;
     }
 
     public static int[] testSome(final Request... requests)
     {
-        final Waitable[] ws = waitables(requests);
-        final ProgressEngine engine = engineOf(ws);
+        final ProgressEngine engine = engineOf(requests);
         if (engine == null)
         {
             return new int[0];
         }
-        if (firstDone(ws) < 0)
+        if (firstDone(requests) < 0)
         {
             engine.pollOnce();
         }
-        return finishDone(ws);
+        return finishDone(requests);
     }
 
-    private static int[] finishDone(final Waitable[] ws)
+    private static int[] finishDone(final Request[] requests)
     {
-        final int[] indices = new int[ws.length];
+        final int[] indices = new int[requests.length];
         int n = 0;
         MpiException first = null;
-        for (int i = 0; i < ws.length; i++)
+        for (int i = 0; i < requests.length; i++)
         {
-            if (ws[i] != null && ws[i].active() && ws[i].done())
+            final Waitable w = (Waitable)requests[i];
+            if (w != null && w.active() && w.done())
             {
                 indices[n++] = i;
                 try
                 {
-                    ws[i].finish();
+                    w.finish();
                 }
                 catch (final MpiException ex)
                 {
@@ -193,13 +198,17 @@ public final class Requests
         return Arrays.copyOf(indices, n);
     }
 
-    private static Waitable[] waitables(final Request[] requests)
+    /**
+     * Checks that {@code requests} holds only jmpi requests (nulls allowed) and returns the engine of the first active
+     * one, or null when none is active. Allocates nothing: the helpers below cast in place.
+     */
+    private static ProgressEngine engineOf(final Request[] requests)
     {
         if (requests == null)
         {
             throw new MpiException(ErrorClass.ERR_REQUEST, "request array is null");
         }
-        final Waitable[] ws = new Waitable[requests.length];
+        ProgressEngine engine = null;
         for (int i = 0; i < requests.length; i++)
         {
             final Request r = requests[i];
@@ -211,27 +220,19 @@ public final class Requests
             {
                 throw new MpiException(ErrorClass.ERR_REQUEST, "request " + i + " is not a jmpi request: " + r.getClass().getName());
             }
-            ws[i] = w;
-        }
-        return ws;
-    }
-
-    private static ProgressEngine engineOf(final Waitable[] ws)
-    {
-        for (final Waitable w : ws)
-        {
-            if (w != null && w.active())
+            if (engine == null && w.active())
             {
-                return w.engine();
+                engine = w.engine();
             }
         }
-        return null;
+        return engine;
     }
 
-    private static boolean allDone(final Waitable[] ws)
+    private static boolean allDone(final Request[] requests)
     {
-        for (final Waitable w : ws)
+        for (final Request r : requests)
         {
+            final Waitable w = (Waitable)r;
             if (w != null && w.active() && !w.done())
             {
                 return false;
@@ -240,11 +241,12 @@ public final class Requests
         return true;
     }
 
-    private static int firstDone(final Waitable[] ws)
+    private static int firstDone(final Request[] requests)
     {
-        for (int i = 0; i < ws.length; i++)
+        for (int i = 0; i < requests.length; i++)
         {
-            if (ws[i] != null && ws[i].active() && ws[i].done())
+            final Waitable w = (Waitable)requests[i];
+            if (w != null && w.active() && w.done())
             {
                 return i;
             }

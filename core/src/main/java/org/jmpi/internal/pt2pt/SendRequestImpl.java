@@ -62,6 +62,7 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
     /** Staged path: payload bytes per DATA fragment, chosen on the CTS ({@link PathSelector#fragmentBytes}). */
     int fragmentBytes;
 
+    /** {@code runAddress}: the data's {@link OneRun#address} ({@link PointToPoint#sendRun}), or -1. */
     SendRequestImpl(
         final ProgressEngine engine,
         final ErrorSink errors,
@@ -76,11 +77,12 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
         final long elementOffset,
         final long count,
         final Datatype type,
-        final int sigCode)
+        final int sigCode,
+        final long runAddress)
     {
         super(engine, errors);
         this.protocol = protocol;
-        arm(contextId, sourceRank, destRank, destWorld, tag, mode, view, elementOffset, count, type, sigCode);
+        arm(contextId, sourceRank, destRank, destWorld, tag, mode, view, elementOffset, count, type, sigCode, runAddress);
     }
 
     /** Sets the message's fields, the per-message state back to new (a request made or {@link #rearm rearmed}). */
@@ -95,7 +97,8 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
         final long elementOffset,
         final long count,
         final Datatype type,
-        final int sigCode)
+        final int sigCode,
+        final long runAddress)
     {
         this.contextId = contextId;
         this.sourceRank = sourceRank;
@@ -107,7 +110,7 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
         this.elementOffset = elementOffset;
         this.count = count;
         this.type = type;
-        this.runAddress = OneRun.address(view, elementOffset, count, type, 0);
+        this.runAddress = runAddress;
         this.convertor = runAddress >= 0 ? null : Convertor.create(view, elementOffset, count, type);
         this.totalBytes = convertor == null ? count * type.size() : convertor.totalBytes();
         this.sigCode = sigCode;
@@ -140,10 +143,11 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
         final long elementOffset,
         final long count,
         final Datatype type,
-        final int sigCode)
+        final int sigCode,
+        final long runAddress)
     {
         rearm();
-        arm(contextId, sourceRank, destRank, destWorld, tag, mode, view, elementOffset, count, type, sigCode);
+        arm(contextId, sourceRank, destRank, destWorld, tag, mode, view, elementOffset, count, type, sigCode, runAddress);
         return this;
     }
 

@@ -103,7 +103,8 @@ class AllocationPerMessageTest
         System.out.println("allocation per message (bytes): " + perMessage);
         assertEquals(0, perMessage.get("iprobe"), "an iprobe that finds nothing: " + perMessage);
         assertTrue(perMessage.get("blocking") <= 60, "blocking send and recv of 8 bytes: " + perMessage);
-        assertTrue(perMessage.get("nonblocking") <= 300, "isend, irecv and await of 128 bytes: " + perMessage);
+        // 133-173 B in session 10 on the four axes (an eager isend hands back a 56-byte SentRequest; the irecv's request stays)
+        assertTrue(perMessage.get("nonblocking") <= 200, "isend, irecv and await of 128 bytes: " + perMessage);
         assertTrue(perMessage.get("persistent") <= 80, "start and await of a persistent send and receive of 128 bytes: " + perMessage);
     }
 }
