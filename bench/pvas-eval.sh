@@ -26,7 +26,8 @@
 #   WARMUP; quiet 100: at 10 a small point measured the JIT more than the path), SWEEP (default 1k,2k,...,1m), FIG15_SWEEP
 #   (1k,...,512k), SIZES (default middle,largest), PATTERNS (default all 16), PARTITION (arena partition per rank,
 #   default 512m: the sweep cuts NAS_MG's largest layout, whose buffer of 273 MB is allocated in the arena),
-#   LAT_FROM and LAT_MAX (latency sizes, default 1 MiB to 4 MiB), JIT_WARMUP (latency's warm-up round trips, 400000).
+#   LAT_FROM and LAT_MAX (latency sizes, default 1 MiB to 4 MiB), JIT_WARMUP (latency's warm-up round trips, 400000),
+#   PARAMS (jmpirun options added to every jmpi run, for an A/B of a parameter: PARAMS="--param idle.spins=200000").
 #   The latency part needs Open MPI's mpicc and mpirun (installed with apt-get when missing, as bench/latency-vs-c.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,15 +66,17 @@ sweep=${SWEEP:-1k,2k,4k,8k,16k,32k,64k,128k,256k,512k,1m}
 fig15_sweep=${FIG15_SWEEP:-1k,2k,4k,8k,16k,32k,64k,128k,256k,512k}
 sizes=${SIZES:-middle,largest}
 partition=${PARTITION:-512m}
-# shellcheck disable=SC2206 # PATTERNS is a list
+# shellcheck disable=SC2206 # PATTERNS and PARAMS are lists
 patterns=(${PATTERNS:-})
+# shellcheck disable=SC2206
+extra=(${PARAMS:-})
 harness=org.jmpi.bench.ddt.DdtPingPong
 run() { # label jmpirun-options... -- harness-options...
   local label=$1; shift
   local launch=()
   while [ "$1" != -- ]; do launch+=("$1"); shift; done
   shift
-  timeout 3600 bin/jmpirun "${launch[@]}" -np 2 --param pvas.stats=true --param pvas.calibration="$out/calibration.properties" \
+  timeout 3600 bin/jmpirun "${launch[@]}" "${extra[@]}" -np 2 --param pvas.stats=true --param pvas.calibration="$out/calibration.properties" \
     -cp "$cp" "$harness" "$@" "${patterns[@]}" \
     > "$out/$label.txt" 2> "$out/$label.err" || echo "failed: $label (see $out/$label.err)" >&2
 }
@@ -93,9 +96,10 @@ for r in $(seq 1 "$rounds"); do
   for part in $parts; do
     case $part in
       exchange)
-        run "exchange-threads-$r" "${threads[@]}" -- --label threads --sizes "$sizes" --iterations "$iterations" --warmup "$warmup"
-        run "exchange-arena-$r" "${arena[@]}" -- --label arena --buffers arena --sizes "$sizes" --iterations "$iterations" --warmup "$warmup"
-        run "exchange-heap-$r" -- --label heap --sizes "$sizes" --iterations "$iterations" --warmup "$warmup";;
+        # --samples: every iteration on a comment line, to tell a stalled cell from a slow path.
+        run "exchange-threads-$r" "${threads[@]}" -- --label threads --samples --sizes "$sizes" --iterations "$iterations" --warmup "$warmup"
+        run "exchange-arena-$r" "${arena[@]}" -- --label arena --buffers arena --samples --sizes "$sizes" --iterations "$iterations" --warmup "$warmup"
+        run "exchange-heap-$r" -- --label heap --samples --sizes "$sizes" --iterations "$iterations" --warmup "$warmup";;
       fig5)
         for form in threads arena; do
           if [ "$form" = threads ]; then launch=("${threads[@]}"); buffers=heap; else launch=("${arena[@]}"); buffers=arena; fi
@@ -119,7 +123,7 @@ for r in $(seq 1 "$rounds"); do
         for form in threads heap; do
           if [ "$form" = threads ]; then launch=(--threads); else launch=(); fi
           for mode in auto direct staged; do
-            timeout 3600 bin/jmpirun "${launch[@]}" -np 2 --param pvas.mode="$mode" --param pvas.calibration="$out/calibration.properties" \
+            timeout 3600 bin/jmpirun "${launch[@]}" "${extra[@]}" -np 2 --param pvas.mode="$mode" --param pvas.calibration="$out/calibration.properties" \
               -cp "$cp" org.jmpi.bench.ddt.Fft2d --n "$fft_n" --iterations "$fft_iterations" \
               > "$out/fft2d-$form-$mode-$r.txt" 2> "$out/fft2d-$form-$mode-$r.err" || echo "failed: fft2d-$form-$mode-$r" >&2
           done
@@ -136,7 +140,7 @@ for r in $(seq 1 "$rounds"); do
             threads-split) launch=(--threads --param pvas.split.min="$lat_from"); buf=();;
             arena-split) launch=(--param pvas.partition.size=64m --param pvas.split.min="$lat_from"); buf=(--arena);;
           esac
-          timeout 1800 bin/jmpirun "${launch[@]}" -np 2 --param pvas.stats=true --param pvas.calibration="$out/calibration.properties" \
+          timeout 1800 bin/jmpirun "${launch[@]}" "${extra[@]}" -np 2 --param pvas.stats=true --param pvas.calibration="$out/calibration.properties" \
             "${osu[@]}" "${buf[@]}" \
             > "$out/latency-$variant-$r.txt" 2> "$out/latency-$variant-$r.err" || echo "failed: latency-$variant-$r" >&2
         done;;
