@@ -22,11 +22,17 @@
 #   points: meant for about 20-30 minutes on the quiet 2-vCPU machine), ci (1 round at the smallest sizes, to prove
 #   it runs); any variable below overrides the preset:
 #   PARTS (default "exchange fig5 fig15 fft2d latency"), FFT_N (512,1024), FFT_ITERATIONS (20), ITERATIONS (exchange,
-#   default 200), WARMUP (20), SWEEP_ITERATIONS (figures, default 100), SWEEP_WARMUP (figures' warm-up per point, default
+#   default 200), WARMUP (100; it was 20, quiet 10: a new pattern's copy kernels were still being compiled by C2 in
+#   the timed iterations, whose compiler thread shares a core with a bound rank), SWEEP_ITERATIONS (figures, default 100), SWEEP_WARMUP (figures' warm-up per point, default
 #   WARMUP; quiet 100: at 10 a small point measured the JIT more than the path), SWEEP (default 1k,2k,...,1m), FIG15_SWEEP
 #   (1k,...,512k), SIZES (default middle,largest), PATTERNS (default all 16), PARTITION (arena partition per rank,
 #   default 512m: the sweep cuts NAS_MG's largest layout, whose buffer of 273 MB is allocated in the arena),
-#   LAT_FROM and LAT_MAX (latency sizes, default 1 MiB to 4 MiB), JIT_WARMUP (latency's warm-up round trips, 400000).
+#   LAT_FROM and LAT_MAX (latency sizes, default 1 MiB to 4 MiB), JIT_WARMUP (latency's warm-up round trips, 400000),
+#   LAT_WARMUP (warm-up round trips at each latency size, default 2000: JIT_WARMUP's sizes stop at 32 KiB, so the split
+#   copy, from 1 MiB, used to be compiled during the timed 1 MiB iterations: docs/pvas.md, session 10),
+#   PARAMS (jmpirun options added to every jmpi run, for an A/B of a parameter: PARAMS="--param idle.spins=200000"),
+#   JFR (1: record the threads exchange with bench/jfr/stalls.jfc and print StallReport's table of what overlapped
+#   its slow iterations: compilations, GC pauses, late wake-ups; docs/pvas.md, "The millisecond stalls between threads").
 #   The latency part needs Open MPI's mpicc and mpirun (installed with apt-get when missing, as bench/latency-vs-c.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,13 +41,13 @@ case $preset in
   full) default_rounds=3;;
   quiet)
     default_rounds=2
-    : "${ITERATIONS:=60}" "${WARMUP:=10}" "${SWEEP_ITERATIONS:=50}" "${SWEEP_WARMUP:=100}" "${FFT_ITERATIONS:=10}"
+    : "${ITERATIONS:=60}" "${WARMUP:=100}" "${SWEEP_ITERATIONS:=50}" "${SWEEP_WARMUP:=100}" "${FFT_ITERATIONS:=10}"
     : "${SWEEP:=1k,4k,16k,64k,256k,1m}" "${FIG15_SWEEP:=1k,4k,16k,64k,256k,512k}";;
   ci)
     default_rounds=1
     : "${ITERATIONS:=4}" "${WARMUP:=2}" "${SWEEP_ITERATIONS:=3}" "${FFT_ITERATIONS:=2}" "${FFT_N:=128}" "${SIZES:=middle}"
     : "${SWEEP:=1k,64k}" "${FIG15_SWEEP:=1k,64k}" "${PATTERNS:=NAS_MG_x LAMMPS_full}" "${PARTITION:=64m}"
-    : "${LAT_FROM:=1048576}" "${LAT_MAX:=1048576}" "${JIT_WARMUP:=1000}";;
+    : "${LAT_FROM:=1048576}" "${LAT_MAX:=1048576}" "${JIT_WARMUP:=1000}" "${LAT_WARMUP:=20}";;
   *) echo "PRESET must be full, quiet or ci, not $preset" >&2; exit 2;;
 esac
 rounds=${1:-$default_rounds}
@@ -57,7 +63,8 @@ jit_warmup=${JIT_WARMUP:-400000}
 fft_n=${FFT_N:-512,1024}
 fft_iterations=${FFT_ITERATIONS:-20}
 iterations=${ITERATIONS:-200}
-warmup=${WARMUP:-20}
+warmup=${WARMUP:-100}
+lat_warmup=${LAT_WARMUP:-2000}
 sweep_warmup=${SWEEP_WARMUP:-$warmup}
 sweep_iterations=${SWEEP_ITERATIONS:-100}
 sweep=${SWEEP:-1k,2k,4k,8k,16k,32k,64k,128k,256k,512k,1m}
@@ -65,15 +72,21 @@ sweep=${SWEEP:-1k,2k,4k,8k,16k,32k,64k,128k,256k,512k,1m}
 fig15_sweep=${FIG15_SWEEP:-1k,2k,4k,8k,16k,32k,64k,128k,256k,512k}
 sizes=${SIZES:-middle,largest}
 partition=${PARTITION:-512m}
-# shellcheck disable=SC2206 # PATTERNS is a list
+# shellcheck disable=SC2206 # PATTERNS and PARAMS are lists
 patterns=(${PATTERNS:-})
+# shellcheck disable=SC2206
+extra=(${PARAMS:-})
 harness=org.jmpi.bench.ddt.DdtPingPong
 run() { # label jmpirun-options... -- harness-options...
   local label=$1; shift
   local launch=()
   while [ "$1" != -- ]; do launch+=("$1"); shift; done
   shift
-  timeout 3600 bin/jmpirun "${launch[@]}" -np 2 --param pvas.stats=true --param pvas.calibration="$out/calibration.properties" \
+  local jfr=""
+  if [ "${JFR:-0}" = 1 ] && [[ $label == exchange-threads-* ]]; then
+    jfr="-XX:StartFlightRecording=filename=$out/$label.jfr,settings=bench/jfr/stalls.jfc"
+  fi
+  JMPIRUN_JAVA_OPTS="${JMPIRUN_JAVA_OPTS:-} $jfr" timeout 3600 bin/jmpirun "${launch[@]}" "${extra[@]}" -np 2 --param pvas.stats=true --param pvas.calibration="$out/calibration.properties" \
     -cp "$cp" "$harness" "$@" "${patterns[@]}" \
     > "$out/$label.txt" 2> "$out/$label.err" || echo "failed: $label (see $out/$label.err)" >&2
 }
@@ -93,9 +106,10 @@ for r in $(seq 1 "$rounds"); do
   for part in $parts; do
     case $part in
       exchange)
-        run "exchange-threads-$r" "${threads[@]}" -- --label threads --sizes "$sizes" --iterations "$iterations" --warmup "$warmup"
-        run "exchange-arena-$r" "${arena[@]}" -- --label arena --buffers arena --sizes "$sizes" --iterations "$iterations" --warmup "$warmup"
-        run "exchange-heap-$r" -- --label heap --sizes "$sizes" --iterations "$iterations" --warmup "$warmup";;
+        # --samples: every iteration on a comment line, to tell a stalled cell from a slow path.
+        run "exchange-threads-$r" "${threads[@]}" -- --label threads --samples --sizes "$sizes" --iterations "$iterations" --warmup "$warmup"
+        run "exchange-arena-$r" "${arena[@]}" -- --label arena --buffers arena --samples --sizes "$sizes" --iterations "$iterations" --warmup "$warmup"
+        run "exchange-heap-$r" -- --label heap --samples --sizes "$sizes" --iterations "$iterations" --warmup "$warmup";;
       fig5)
         for form in threads arena; do
           if [ "$form" = threads ]; then launch=("${threads[@]}"); buffers=heap; else launch=("${arena[@]}"); buffers=arena; fi
@@ -119,14 +133,14 @@ for r in $(seq 1 "$rounds"); do
         for form in threads heap; do
           if [ "$form" = threads ]; then launch=(--threads); else launch=(); fi
           for mode in auto direct staged; do
-            timeout 3600 bin/jmpirun "${launch[@]}" -np 2 --param pvas.mode="$mode" --param pvas.calibration="$out/calibration.properties" \
+            timeout 3600 bin/jmpirun "${launch[@]}" "${extra[@]}" -np 2 --param pvas.mode="$mode" --param pvas.calibration="$out/calibration.properties" \
               -cp "$cp" org.jmpi.bench.ddt.Fft2d --n "$fft_n" --iterations "$fft_iterations" \
               > "$out/fft2d-$form-$mode-$r.txt" 2> "$out/fft2d-$form-$mode-$r.err" || echo "failed: fft2d-$form-$mode-$r" >&2
           done
         done;;
       latency)
         # One invocation per variant, alternated: C Open MPI, then jmpi's forms (osu = OsuLatency 1-4 MiB).
-        osu=(-cp "$cp" org.jmpi.bench.OsuLatency "$lat_max" --from "$lat_from" --jit-warmup "$jit_warmup")
+        osu=(-cp "$cp" org.jmpi.bench.OsuLatency "$lat_max" --from "$lat_from" --jit-warmup "$jit_warmup" --large-warmup "$lat_warmup")
         mpirun --allow-run-as-root --oversubscribe -np 2 --bind-to core --mca btl self,vader "$out/pingpong" "$lat_max" "$jit_warmup" "$lat_from" \
           > "$out/latency-c-$r.txt" 2> "$out/latency-c-$r.err" || echo "failed: latency-c-$r" >&2
         for variant in arena threads threads-split arena-split; do
@@ -136,7 +150,7 @@ for r in $(seq 1 "$rounds"); do
             threads-split) launch=(--threads --param pvas.split.min="$lat_from"); buf=();;
             arena-split) launch=(--param pvas.partition.size=64m --param pvas.split.min="$lat_from"); buf=(--arena);;
           esac
-          timeout 1800 bin/jmpirun "${launch[@]}" -np 2 --param pvas.stats=true --param pvas.calibration="$out/calibration.properties" \
+          timeout 1800 bin/jmpirun "${launch[@]}" "${extra[@]}" -np 2 --param pvas.stats=true --param pvas.calibration="$out/calibration.properties" \
             "${osu[@]}" "${buf[@]}" \
             > "$out/latency-$variant-$r.txt" 2> "$out/latency-$variant-$r.err" || echo "failed: latency-$variant-$r" >&2
         done;;
@@ -146,5 +160,11 @@ for r in $(seq 1 "$rounds"); do
   echo "# round $r done $(date -u +%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/load.txt"
 done
 cat "$out/load.txt"
+if [ "${JFR:-0}" = 1 ]; then
+  for r in $(seq 1 "$rounds"); do
+    [ -f "$out/exchange-threads-$r.jfr" ] && "$java" -cp "$cp" org.jmpi.bench.report.StallReport "$out/exchange-threads-$r.txt" \
+      "$out/exchange-threads-$r.jfr" | tee "$out/stalls-threads-$r.txt"
+  done
+fi
 "$java" -cp "$cp" org.jmpi.bench.report.PvasReport "$out" "$rounds" | tee "$out/report.md"
 echo "tables: $out/report.md; plots: $out/exchange.png $out/fig5-threads.png $out/fig5-arena.png; per-path counts: $out/*.err"

@@ -23,6 +23,16 @@ public interface Transport extends AutoCloseable
     /** The largest frame, header included, one {@link #offer} takes. */
     int maxFrameLength();
 
+    /**
+     * The largest frame, header included, this transport carries at full speed, without a side allocation or an extra
+     * copy (at most {@link #maxFrameLength()}, which it is unless the transport says otherwise): the staged pipeline's
+     * fragments fit it when the protocol chooses their size.
+     */
+    default int fastFrameLength()
+    {
+        return maxFrameLength();
+    }
+
     /** Whether this transport can carry frames to {@code rank} (a world rank). */
     boolean reaches(int rank);
 

@@ -28,15 +28,16 @@ import java.util.Locale;
  * type, sends that, and unpacks by hand on arrival.</li>
  * </ul>
  * One line per pattern, size and method: µs per iteration (one iteration = one ping-pong, round trip, with the
- * packing and unpacking, as DDTBench times it), mean, median and minimum over {@code --iterations} after
- * {@code --warmup}. Before timing, each method does one ping-pong from the same initial data, and the two
+ * packing and unpacking, as DDTBench times it), mean, median, minimum, 90th percentile (nearest rank) and maximum
+ * over {@code --iterations} after {@code --warmup}. Before timing, each method does one ping-pong from the same initial data, and the two
  * methods' buffers must then agree on both ranks (else {@code MISMATCH} and exit code 1).
  * <p>
  * Options: {@code --buffers heap|arena} (arena: the pattern's buffer and, for manual, the packed buffer are typed
  * views of {@code mpi.allocMem} memory, the node's arena when the arena transport is on; the hand loops pack into an
  * array that is then put into the view, a contiguous copy counted in the time), {@code --sizes middle,largest},
  * {@code --methods datatype,manual}, {@code --iterations N} (200), {@code --warmup N} (20), {@code --label TEXT}
- * (printed in the header: the form, e.g. threads), and {@code --sweep 1k,2k,...,1m}: instead of DDTBench's sizes,
+ * (printed in the header: the form, e.g. threads), {@code --samples} (also print every timed iteration, µs, on a comment
+ * line: to see stalls the median hides), and {@code --sweep 1k,2k,...,1m}: instead of DDTBench's sizes,
  * each pattern's layout (the middle size's where it is long enough, else the largest's) cut to each of these byte
  * counts ({@link PrefixLayout}; sizes above the largest message are left out), datatype only (Figures 5 and 15 of
  * the PVAS paper). Patterns are positional (default all 16).
@@ -53,8 +54,14 @@ public final class DdtPingPong
 
     /** What to run. */
     public record Options(List<String> patterns, List<DdtSize> sizes, List<String> methods, boolean arena, int iterations,
-        int warmup, long[] sweepBytes, String label)
+        int warmup, long[] sweepBytes, String label, boolean samples)
     {
+        /** Without the per-iteration samples. */
+        public Options(final List<String> patterns, final List<DdtSize> sizes, final List<String> methods, final boolean arena,
+            final int iterations, final int warmup, final long[] sweepBytes, final String label)
+        {
+            this(patterns, sizes, methods, arena, iterations, warmup, sweepBytes, label, false);
+        }
     }
 
     private final Mpi mpi;
@@ -116,7 +123,8 @@ public final class DdtPingPong
         final String sweep = a.option("--sweep", "");
         final long[] sweepBytes = sweep.isEmpty() ? new long[0] : Arrays.stream(sweep.split(",")).mapToLong(DdtPingPong::bytes).toArray();
         return new Options(patterns.isEmpty() ? DdtPatterns.NAMES : patterns, sizes, methods, buffers.equals("arena"),
-            a.intOption("--iterations", 200), a.intOption("--warmup", 20), sweepBytes, a.option("--label", ""));
+            a.intOption("--iterations", 200), a.intOption("--warmup", 20), sweepBytes, a.option("--label", ""),
+            a.flag("--samples"));
     }
 
     /** {@code 4096}, {@code 4k}, {@code 1m}. */
@@ -150,8 +158,8 @@ public final class DdtPingPong
             out.println("# DDTBench exchange (jmpi, issue 11): " + (options.label().isEmpty() ? "" : options.label() + ", ") +
                 "buffers=" + (options.arena() ? "arena" : "heap") + ", iterations=" + options.iterations() + ", warmup=" +
                 options.warmup() + "; us per iteration (one ping-pong, round trip)");
-            out.println(String.format(Locale.ROOT, "# %-14s %-8s %10s %-9s %11s %11s %11s", "pattern", "size", "bytes", "method",
-                "mean(us)", "median(us)", "min(us)"));
+            out.println(String.format(Locale.ROOT, "# %-14s %-8s %10s %-9s %11s %11s %11s %11s %11s", "pattern", "size", "bytes", "method",
+                "mean(us)", "median(us)", "min(us)", "p90(us)", "max(us)"));
         }
         boolean ok = true;
         for (final String name : options.patterns())
@@ -309,6 +317,7 @@ public final class DdtPingPong
             iteration.run();
         }
         final long[] ns = new long[Math.max(1, options.iterations())];
+        final long startMs = System.currentTimeMillis();
         for (int i = 0; i < ns.length; i++)
         {
             final long t0 = System.nanoTime();
@@ -317,8 +326,20 @@ public final class DdtPingPong
         }
         if (world.rank() == 0)
         {
-            out.println(String.format(Locale.ROOT, "  %-14s %-8s %10d %-9s %11.2f %11.2f %11.2f", name, size, bytes, method,
-                mean(ns) / 1e3, median(ns) / 1e3, Arrays.stream(ns).min().orElse(0) / 1e3));
+            final long[] sorted = ns.clone();
+            Arrays.sort(sorted);
+            out.println(String.format(Locale.ROOT, "  %-14s %-8s %10d %-9s %11.2f %11.2f %11.2f %11.2f %11.2f", name, size, bytes, method,
+                mean(ns) / 1e3, median(ns) / 1e3, sorted[0] / 1e3, sorted[(int)Math.ceil(0.9 * sorted.length) - 1] / 1e3,
+                sorted[sorted.length - 1] / 1e3));
+            if (options.samples())
+            {
+                final StringBuilder sb = new StringBuilder("#   samples(us) from epoch ms " + startMs + ":");
+                for (final long v : ns)
+                {
+                    sb.append(' ').append(v / 1000);
+                }
+                out.println(sb);
+            }
         }
     }
 

@@ -95,14 +95,14 @@ public final class PvasReport
         return medians;
     }
 
-    /** The harness's lines (not comments): pattern size bytes method mean median min. */
+    /** The harness's lines (not comments): pattern size bytes method mean median min [p90 max]. */
     static Map<Key, Double> parse(final List<String> lines)
     {
         final Map<Key, Double> rows = new LinkedHashMap<>();
         for (final String line : lines)
         {
             final String[] f = line.trim().split("\\s+");
-            if (line.trim().startsWith("#") || f.length != 7)
+            if (line.trim().startsWith("#") || (f.length != 7 && f.length != 9))
             {
                 continue;
             }

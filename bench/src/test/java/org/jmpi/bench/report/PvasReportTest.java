@@ -24,8 +24,10 @@ class PvasReportTest
     void shouldParseOnlyResultLines()
     {
         final var rows = PvasReport.parse(List.of("# header", "  NAS_MG_x  MIDDLE  131072 datatype  10.00  9.00  8.00",
-            "jmpi: rank 0 paths ...", "  NAS_MG_x  MIDDLE  131072 manual  12.00  11.00  10.00"));
-        assertEquals(2, rows.size());
+            "jmpi: rank 0 paths ...", "  NAS_MG_x  MIDDLE  131072 manual  12.00  11.00  10.00",
+            "  NAS_MG_y  MIDDLE  262144 manual  12.00  7.00  6.00  30.00  40.00", "#   samples(us) from epoch ms 1: 6 7 8"));
+        assertEquals(3, rows.size());
+        assertEquals(7.0, rows.get(new PvasReport.Key("NAS_MG_y", "MIDDLE", 262144, "manual")), "with the p90 and max columns");
         assertEquals(9.0, rows.get(new PvasReport.Key("NAS_MG_x", "MIDDLE", 131072, "datatype")));
     }
 

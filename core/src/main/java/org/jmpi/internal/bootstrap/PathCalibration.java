@@ -4,6 +4,7 @@ import org.jmpi.Datatype;
 import org.jmpi.Intracomm;
 import org.jmpi.Mpi;
 import org.jmpi.ThreadLevel;
+import org.jmpi.internal.pt2pt.FrameDescriptor;
 
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * path"), measured by {@code jmpirun --calibrate} with two ranks as threads of this JVM:
  * <ol>
  * <li>{@code perFragmentNs}: the staged pipeline's cost per fragment beyond its bytes. A 256 KiB contiguous message
- * ping-pongs staged with 4 KiB and with 64 KiB fragments; the difference over the 60 extra fragments of each message.</li>
+ * ping-pongs staged with 4 KiB fragments and with the largest that the pair's ring carries ({@link #LARGE_FRAGMENT});
+ * the difference over the extra fragments. Until session 10 the large ones were 64 KiB, which went through the inbox's
+ * side queue in fresh arrays and cost about as much as sixteen small ones: the quiet calibration of session 9 came out
+ * at 49 ns per fragment, and the model then staged nearly every scattered message between threads.</li>
  * <li>{@code perRemoteRunNs}: what a short run read out of the peer's buffer costs beyond a local pack of it (the line
  * comes from the other core's cache). Rank 0 sends 8 Ki single doubles, one per 128-byte stride, and receives the
  * reply into the same layout, as an exchange does (so the lines the peer reads next were just written by rank 0's
@@ -29,6 +33,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class PathCalibration
 {
     static final int STAGED_BYTES = 256 * 1024;
+    /**
+     * The large fragment: an eighth of the in-JVM transport's default pair ring (64 KiB, {@code jmpi.jvm.ring.size}) less
+     * the DATA header, the longest that stays in the ring ({@code Transport#fastFrameLength}).
+     */
+    static final int LARGE_FRAGMENT = 64 * 1024 / 8 - FrameDescriptor.DATA_HEADER_LENGTH;
     static final int REMOTE_RUNS = 8192;
     /** Doubles between two runs of the strided layout: 128 bytes, so every run lies on cache lines of its own. */
     static final int REMOTE_STRIDE = 16;
@@ -52,9 +61,10 @@ final class PathCalibration
         for (int round = 0; round < ROUNDS; round++)
         {
             small = Math.min(small, pingPong(staged("4k"), new byte[STAGED_BYTES], bytes, STAGED_BYTES, new byte[STAGED_BYTES], bytes, STAGED_BYTES));
-            large = Math.min(large, pingPong(staged("64k"), new byte[STAGED_BYTES], bytes, STAGED_BYTES, new byte[STAGED_BYTES], bytes, STAGED_BYTES));
+            large = Math.min(large, pingPong(staged(Integer.toString(LARGE_FRAGMENT)), new byte[STAGED_BYTES], bytes, STAGED_BYTES,
+                new byte[STAGED_BYTES], bytes, STAGED_BYTES));
         }
-        final long extraFragments = 2L * (STAGED_BYTES / 4096 - STAGED_BYTES / 65536);
+        final long extraFragments = 2L * (STAGED_BYTES / 4096 - (STAGED_BYTES + LARGE_FRAGMENT - 1) / LARGE_FRAGMENT);
         return Math.max(0, (double)(small - large) / extraFragments);
     }
 

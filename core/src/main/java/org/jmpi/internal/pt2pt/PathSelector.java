@@ -21,9 +21,10 @@ import java.util.Locale;
  * answers CTS: the sender withdraws its exposure and streams fragments. Under {@code direct} the direct offer is
  * taken whenever a buffer can be exposed.</li>
  * <li>Sender, on a CTS under {@code auto}: the fragment size the model finds best for its layout (capped by the
- * transport's frame); otherwise {@code jmpi.fragment.size}.</li>
+ * transport's full-speed frame, {@link PeerChannel#fastFrameLength}); otherwise {@code jmpi.fragment.size}.</li>
  * </ol>
- * The model is calibrated at start-up (a few ms) unless {@code jmpi.pvas.calibration} names a file written by
+ * The model is calibrated at start-up (a few ms; the defaults when that timed uncompiled code,
+ * {@link CopyCostModel#startup}) unless {@code jmpi.pvas.calibration} names a file written by
  * {@code jmpirun --calibrate}; only a rank with a peer it reaches by peer memory needs it.
  *
  * <p>Threading: configured before traffic; then engine thread only.
@@ -96,7 +97,7 @@ final class PathSelector
         if (mode == Mode.AUTO && needModel)
         {
             model = calibration == null || calibration.isBlank()
-                ? CopyCostModel.calibrate(STARTUP_CALIBRATION_NS)
+                ? CopyCostModel.startup(STARTUP_CALIBRATION_NS)
                 : CopyCostModel.load(Path.of(calibration.trim()));
         }
     }
@@ -140,7 +141,7 @@ final class PathSelector
      */
     boolean packAtSend(final SendRequestImpl s, final PeerChannel ch)
     {
-        return mode == Mode.AUTO && model != null && packing.pack(s, ch, model, maxPayload(ch.maxFrameLength));
+        return mode == Mode.AUTO && model != null && packing.pack(s, ch, model, maxPayload(ch.fastFrameLength));
     }
 
     /** Sender: the FIN or CTS of {@code s} came: its staging buffer, if any, may serve the next message. */
@@ -219,14 +220,21 @@ final class PathSelector
         stagedBySender++;
     }
 
-    /** Sender, on a CTS: the fragment payload for {@code s} to the peer of {@code ch}. */
+    /**
+     * Sender, on a CTS: the fragment payload for {@code s} to the peer of {@code ch}: {@code jmpi.fragment.size} (at
+     * most the transport's frame), or under {@code auto} the model's best up to what the transport carries at full
+     * speed ({@link PeerChannel#fastFrameLength}). Between threads a frame longer than an eighth of the pair's ring went
+     * through the inbox's side queue in a fresh array: 16 KiB fragments made NAS_MG_y, WRF_y_vec and WRF_x_sa middle
+     * 2.3-5.5x slower than fragments that fit the ring (least of 200 ping-pongs, loaded, 2026-11-26), the threads
+     * exchange's datatype cells 3-9x slower than the same staged exchange between JVMs (quiet run of session 9).
+     */
     int fragmentBytes(final SendRequestImpl s, final PeerChannel ch, final long acceptBytes)
     {
-        final int max = maxPayload(ch.maxFrameLength);
         if (mode != Mode.AUTO || model == null || ch.peerMemory == null || acceptBytes == 0)
         {
-            return Math.min(fragmentSize, max);
+            return Math.min(fragmentSize, maxPayload(ch.maxFrameLength));
         }
+        final int max = maxPayload(ch.fastFrameLength);
         final LayoutStats stats = s.convertor.stats();
         final long best = model.bestFragment(stats, stats, acceptBytes, max);
         fragmentBytesChosen += best;

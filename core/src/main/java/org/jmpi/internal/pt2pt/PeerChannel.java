@@ -22,6 +22,8 @@ final class PeerChannel
     /** The transport's remote memory, or null when it has none. */
     final RemoteMemory remoteMemory;
     final int maxFrameLength;
+    /** The largest frame the transport carries at full speed ({@link Transport#fastFrameLength()}). */
+    final int fastFrameLength;
     /** The datatypes this pair of ranks described to each other (peer-copy RTS). */
     final TypeTable types;
     final ArrayDeque<Outbound> queue = new ArrayDeque<>();
@@ -44,6 +46,7 @@ final class PeerChannel
         this.peerMemory = transport.feature(PeerMemory.class);
         this.remoteMemory = remoteMemory;
         this.maxFrameLength = transport.maxFrameLength();
+        this.fastFrameLength = Math.max(1, Math.min(maxFrameLength, transport.fastFrameLength()));
         this.types = new TypeTable(worldRank);
     }
 

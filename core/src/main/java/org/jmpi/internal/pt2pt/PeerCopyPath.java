@@ -156,7 +156,7 @@ final class PeerCopyPath implements RendezvousPath
         if (acceptBytes > 0)
         {
             final Arrival a = (Arrival)arrival;
-            if (!selector.takeDirect(LayoutStats.of(a.type(), a.count()), r.convertor.stats(), acceptBytes, 1, ch.maxFrameLength))
+            if (!selector.takeDirect(LayoutStats.of(a.type(), a.count()), r.convertor.stats(), acceptBytes, 1, ch.fastFrameLength))
             {
                 // The cost model finds the staged pipeline cheaper for these two layouts: CTS, and the sender streams.
                 fragments.onMatched(r, ch, senderRequest, acceptBytes, null);

@@ -162,8 +162,15 @@ final class SplitCopyPath implements RendezvousPath
         /** Claims and copies chunks, from part {@code first} and then the other, until none is left. */
         void copy(final int first)
         {
-            drain(first);
-            drain(first == CURSOR_A ? CURSOR_B : CURSOR_A);
+            final boolean copied = drain(first) | drain(first == CURSOR_A ? CURSOR_B : CURSOR_A);
+            // After this side's last count (a full fence): of two sides finishing at once, at least one sees the
+            // other's count here and wakes it. Checked once, not after every chunk: the other side's count lies on a
+            // line that side writes after each of its chunks, and reading it each time cost a transfer between the
+            // cores per chunk (64 of them per message from 1 MiB on).
+            if (copied && finished())
+            {
+                wakePeer.run();
+            }
             // Nothing left to claim: the other side has at most one chunk in flight. Wait for it here, spinning, and
             // not through the engine's idler, whose yields and parks (and then the other side's wake-up) cost more
             // than a chunk's copy on a busy machine; past the bound the other side was descheduled, and the engine waits.
@@ -174,27 +181,26 @@ final class SplitCopyPath implements RendezvousPath
             }
         }
 
-        private void drain(final int part)
+        /** Claims and copies chunks of {@code part} until none is left; whether it copied any. */
+        private boolean drain(final int part)
         {
             final long end = part == CURSOR_A ? splitAt : total;
             final long at = record.address() + 8L * part;
+            boolean copied = false;
             while (true)
             {
                 final long from = UnsafeApi.getLongVolatile(record.base(), at);
                 if (from >= end)
                 {
-                    return;
+                    return copied;
                 }
                 final long to = Math.min(end, from + chunk);
                 if (UnsafeApi.compareAndSetLong(record.base(), at, from, to))
                 {
                     DirectCopy.copy(src, dst, from, to);
-                    // A full fence: of two sides finishing at once, at least one sees the other's count and wakes it.
-                    final long mine = UnsafeApi.getAndAddLong(record.base(), record.address() + 8L * ownCount, to - from) + (to - from);
-                    if (mine + count(otherCount) >= total)
-                    {
-                        wakePeer.run();
-                    }
+                    // A full fence (see copy).
+                    UnsafeApi.getAndAddLong(record.base(), record.address() + 8L * ownCount, to - from);
+                    copied = true;
                 }
             }
         }
@@ -235,7 +241,7 @@ final class SplitCopyPath implements RendezvousPath
         final PeerCopyPath.Arrival a = (PeerCopyPath.Arrival)arrival;
         final int copiers = a.handle() == 0 || split <= 0 || split >= 1 ? 1 : 2;
         if (acceptBytes > 0 && !selector.takeDirect(LayoutStats.of(a.type(), a.count()), r.convertor.stats(), acceptBytes, copiers,
-            ch.maxFrameLength))
+            ch.fastFrameLength))
         {
             // The cost model finds the staged pipeline cheaper for these two layouts: CTS, and the sender streams.
             fragments.onMatched(r, ch, senderRequest, acceptBytes, null);

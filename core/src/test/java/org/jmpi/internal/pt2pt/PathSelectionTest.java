@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -29,6 +30,14 @@ class PathSelectionTest
 
     @TempDir
     Path dir;
+
+    /** Parameters for {@code auto} with no eager messages and {@code model} as the calibration file. */
+    private Map<String, String> autoWith(final CopyCostModel model) throws IOException
+    {
+        final Path file = dir.resolve("calibration.properties");
+        model.save(file);
+        return Map.of("jmpi.pvas.mode", "auto", "jmpi.eager.limit", "0", "jmpi.pvas.calibration", file.toString());
+    }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"auto", "direct", "staged"})
@@ -79,11 +88,8 @@ class PathSelectionTest
     {
         // Runs free, bytes dear, fragments nearly free: strided-to-strided (whose direct copy passes its bytes twice)
         // is staged, contiguous-to-contiguous (one pass, no fragments) stays direct.
-        final Path file = dir.resolve("calibration.properties");
-        new CopyCostModel(0.1, 100, 0, 1, "test").save(file);
         final Datatype strided = Datatype.vector(COUNT, 1, 2, Datatype.DOUBLE).commit();
-        Ranks.run(2, ThreadLevel.SINGLE, Map.of("jmpi.pvas.mode", "auto", "jmpi.eager.limit", "0",
-            "jmpi.pvas.calibration", file.toString()), (mpi, world) ->
+        Ranks.run(2, ThreadLevel.SINGLE, autoWith(new CopyCostModel(0.1, 100, 0, 1, "test")), (mpi, world) ->
         {
             final Protocol protocol = CommInternals.state(world).protocol();
             final double[] out = new double[2 * COUNT];
@@ -124,16 +130,50 @@ class PathSelectionTest
     }
 
     @Test
+    void shouldCutStagedFragmentsToWhatTheTransportCarriesAtFullSpeed() throws Exception
+    {
+        // Per fragment 300 ns, bytes dear: a strided 32 KiB message is staged, best in 8 KiB fragments (4 of them), which
+        // between threads do not fit the pair's 64 KiB ring (records up to 8 KiB, header included); the largest that
+        // does, 8 KiB less the DATA header, is chosen instead of 4 KiB.
+        final Datatype strided = Datatype.vector(COUNT, 1, 2, Datatype.DOUBLE).commit();
+        Ranks.run(2, ThreadLevel.SINGLE, autoWith(new CopyCostModel(0.1, 100, 0, 300, "test")), (mpi, world) ->
+        {
+            final Protocol protocol = CommInternals.state(world).protocol();
+            final double[] data = new double[2 * COUNT];
+            if (world.rank() == 0)
+            {
+                for (int i = 0; i < data.length; i++)
+                {
+                    data[i] = i + 0.25;
+                }
+                world.send(data, 0, 1, strided, 1, 1);
+                world.recv(new double[1], 0, 1, Datatype.DOUBLE, 1, 2);
+                if (protocol.transportName(1).equals("jvm") && protocol.hasPeerMemory(1))
+                {
+                    final String stats = protocol.engine().call(() -> protocol.pathStats(0));
+                    assertTrue(stats.contains("mean fragment chosen " + (64 * 1024 / 8 - FrameDescriptor.DATA_HEADER_LENGTH) + " B"), stats);
+                }
+            }
+            else
+            {
+                world.recv(data, 0, 1, strided, 0, 1);
+                for (int i = 0; i < data.length; i++)
+                {
+                    assertEquals(i % 2 == 0 ? i + 0.25 : 0, data[i], "strided element " + i);
+                }
+                world.send(new double[1], 0, 1, Datatype.DOUBLE, 0, 2);
+            }
+        });
+    }
+
+    @Test
     void shouldPackAFinelyScatteredSendAtSendAndReuseItsStagingBuffer() throws Exception
     {
         // Fragments dear, runs cheap: a strided send (8-byte runs) packs at send; the receiver unpacks from the staging
         // buffer into a strided and into a contiguous layout; a longer message grows the staging buffer.
-        final Path file = dir.resolve("calibration.properties");
-        new CopyCostModel(0.01, 10, 0.5, 100_000, "test").save(file);
         final Datatype strided = Datatype.vector(COUNT, 1, 2, Datatype.DOUBLE).commit();
         final Datatype longer = Datatype.vector(2 * COUNT, 1, 2, Datatype.DOUBLE).commit();
-        Ranks.run(2, ThreadLevel.SINGLE, Map.of("jmpi.pvas.mode", "auto", "jmpi.eager.limit", "0",
-            "jmpi.pvas.calibration", file.toString()), (mpi, world) ->
+        Ranks.run(2, ThreadLevel.SINGLE, autoWith(new CopyCostModel(0.01, 10, 0.5, 100_000, "test")), (mpi, world) ->
         {
             final Protocol protocol = CommInternals.state(world).protocol();
             final double[] out = new double[4 * COUNT];

@@ -59,10 +59,27 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
      */
     public static final double DEFAULT_PER_REMOTE_RUN_NS = 8;
     /**
-     * Per-fragment cost when no calibration file gives one: the staged pipeline's fixed cost per 32 KiB fragment
-     * between two threads on the project's 2-vCPU machine was of the order of a microsecond (docs/pvas.md).
+     * Per-fragment cost when no calibration file gives one. {@code jmpirun --calibrate} on the project's 2-vCPU machine
+     * (loaded, 2026-11-26) measured 164 ns between 4 KiB fragments and the largest the in-JVM ring carries; the 302-877 ns
+     * it measured before, against 64 KiB fragments that went through the in-JVM transport's side queue, included the
+     * side queue's cost, and 1.5 µs (the default until session 10) kept the model from staging where staging won.
      */
-    public static final double DEFAULT_PER_FRAGMENT_NS = 1500;
+    public static final double DEFAULT_PER_FRAGMENT_NS = 300;
+    /**
+     * Per byte, per type-to-type step and per packed run when no calibration measured them with compiled code: a long
+     * calibration ({@code jmpirun --calibrate}, 2 s) and 0.6 s of repeated 5 ms calibrations in one JVM on the project's
+     * 2-vCPU machine (loaded, 2026-11-26) gave 0.0088-0.0104 ns, 5.2-8.7 ns and 0.20-0.35 ns.
+     */
+    public static final double DEFAULT_PER_BYTE_NS = 0.01;
+    public static final double DEFAULT_PER_RUN_COPY_NS = 7;
+    public static final double DEFAULT_PER_RUN_PACK_NS = 0.3;
+    /**
+     * A start-up measurement whose per-run figures exceed the defaults by this factor timed code the JIT had not compiled
+     * yet, and is replaced by the defaults ({@link #startup}). The first 5 ms calibration of a JVM measured the
+     * interpreter: perRunPack 41.7 ns and perRunCopy 128 ns (2026-11-26, the same machine), 100-200 times the compiled
+     * figures, which it reached only after about 400 ms of calibrating; C1's code gave 1.8-3 ns and 16.6 ns.
+     */
+    static final double UNCOMPILED_FACTOR = 4;
     /** The fragment sizes the model chooses from (bytes): the sizes of the PVAS paper's Figure 5. */
     public static final long[] FRAGMENT_SIZES = {4096, 8192, 16384, 32768, 65536};
     /** Mean run length (bytes over both sides' runs) from which {@link #stepwise} holds. */
@@ -157,14 +174,19 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
         return fragments * perFragmentNs + Math.max(pack, unpack) + Math.min(pack, unpack) / fragments;
     }
 
-    /** The fragment size of {@link #FRAGMENT_SIZES} up to {@code maxFragmentBytes} with the lowest staged estimate. */
+    /**
+     * The fragment size with the lowest staged estimate among {@link #FRAGMENT_SIZES} up to {@code maxFragmentBytes} and
+     * {@code maxFragmentBytes} itself when it lies below the largest of them (a transport's full-speed frame less the
+     * header: 8,160 bytes between threads, where 8 KiB would not fit).
+     */
     public long bestFragment(final LayoutStats send, final LayoutStats recv, final long bytes, final long maxFragmentBytes)
     {
         long best = Math.min(FRAGMENT_SIZES[0], maxFragmentBytes);
         double bestNs = stagedNs(send, recv, bytes, best);
-        for (final long size : FRAGMENT_SIZES)
+        for (int i = 0; i <= FRAGMENT_SIZES.length; i++)
         {
-            if (size <= maxFragmentBytes)
+            final long size = i < FRAGMENT_SIZES.length ? FRAGMENT_SIZES[i] : maxFragmentBytes;
+            if (size <= maxFragmentBytes && size <= FRAGMENT_SIZES[FRAGMENT_SIZES.length - 1])
             {
                 final double ns = stagedNs(send, recv, bytes, size);
                 if (ns < bestNs)
@@ -254,6 +276,36 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
         final double perRunPack = Math.max(0, (packNs - stridedBytes * perByte) / runs);
         return new CopyCostModel(perByte, perRunCopy, perRunPack, DEFAULT_PER_FRAGMENT_NS,
             "measured for " + budgetNs / 1_000_000 + " ms, " + rounds + " rounds");
+    }
+
+    /** The model of the {@code DEFAULT_*} figures; {@code why} says why it is used (for diagnostics). */
+    public static CopyCostModel defaults(final String why)
+    {
+        return new CopyCostModel(DEFAULT_PER_BYTE_NS, DEFAULT_PER_RUN_COPY_NS, DEFAULT_PER_RUN_PACK_NS, DEFAULT_PER_FRAGMENT_NS,
+            DEFAULT_PER_REMOTE_RUN_NS, "defaults: " + why);
+    }
+
+    /**
+     * The model a rank uses when no calibration file is given: {@link #calibrate} for {@code budgetNs}, unless the
+     * figures show code the JIT had not compiled yet (a per-run figure above {@link #UNCOMPILED_FACTOR} times its
+     * default); then the defaults. A few ms at start-up time the interpreter, whose per-run costs are 100-200 times the
+     * compiled ones and differ from rank to rank and run to run: with them the receiver chose the staged pipeline with
+     * 4-8 KiB fragments for every DDTBench pattern between threads, and the choice changed between runs.
+     */
+    public static CopyCostModel startup(final long budgetNs)
+    {
+        return compiledOrDefaults(calibrate(budgetNs));
+    }
+
+    /** {@code measured}, or the defaults when its per-run figures show uncompiled code ({@link #startup}). */
+    static CopyCostModel compiledOrDefaults(final CopyCostModel measured)
+    {
+        if (measured.perRunPackNs > UNCOMPILED_FACTOR * DEFAULT_PER_RUN_PACK_NS || measured.perRunCopyNs > UNCOMPILED_FACTOR * DEFAULT_PER_RUN_COPY_NS)
+        {
+            return defaults(String.format(Locale.ROOT, "the start-up measurement timed uncompiled code (perRunPack=%.2f ns, perRunCopy=%.2f ns, %s)",
+                measured.perRunPackNs, measured.perRunCopyNs, measured.origin));
+        }
+        return measured;
     }
 
     /**

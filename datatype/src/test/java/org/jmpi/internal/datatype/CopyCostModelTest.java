@@ -11,6 +11,7 @@ import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,6 +75,9 @@ class CopyCostModelTest
         assertTrue(cheap < dear, cheap + " < " + dear);
         assertEquals(65536, dear);
         assertEquals(4096, new CopyCostModel(0.1, 3, 1, 100_000, "capped").bestFragment(contiguous, contiguous, 1 << 20, 4096));
+        // A cap between the sizes (the in-JVM ring's 8 KiB record less the DATA header) is a candidate itself.
+        assertEquals(8160, new CopyCostModel(0.1, 3, 1, 100_000, "ring").bestFragment(contiguous, contiguous, 1 << 20, 8160));
+        assertEquals(4096, new CopyCostModel(0.1, 3, 1, 0, "free fragments").bestFragment(contiguous, contiguous, 1 << 20, 8160));
     }
 
     @Test
@@ -95,6 +99,27 @@ class CopyCostModelTest
         assertTrue(m.perByteNs() > 0 && m.perByteNs() < 100, m.describe());
         assertTrue(m.perRunCopyNs() >= 0 && m.perRunPackNs() >= 0, m.describe());
         assertEquals(CopyCostModel.DEFAULT_PER_FRAGMENT_NS, m.perFragmentNs());
+    }
+
+    @Test
+    void shouldReplaceAStartUpMeasurementOfUncompiledCodeByTheDefaults()
+    {
+        // The first 5 ms calibration of a JVM (the interpreter) and a compiled one, 2026-11-26.
+        final CopyCostModel cold = new CopyCostModel(0.0523, 128.12, 41.66, CopyCostModel.DEFAULT_PER_FRAGMENT_NS, "cold");
+        final CopyCostModel c1 = new CopyCostModel(0.0122, 16.58, 1.76, CopyCostModel.DEFAULT_PER_FRAGMENT_NS, "c1");
+        final CopyCostModel compiled = new CopyCostModel(0.0101, 5.27, 0.21, CopyCostModel.DEFAULT_PER_FRAGMENT_NS, "compiled");
+        for (final CopyCostModel uncompiled : new CopyCostModel[] {cold, c1})
+        {
+            final CopyCostModel m = CopyCostModel.compiledOrDefaults(uncompiled);
+            assertEquals(CopyCostModel.DEFAULT_PER_RUN_PACK_NS, m.perRunPackNs(), m.describe());
+            assertEquals(CopyCostModel.DEFAULT_PER_RUN_COPY_NS, m.perRunCopyNs(), m.describe());
+            assertEquals(CopyCostModel.DEFAULT_PER_BYTE_NS, m.perByteNs(), m.describe());
+            assertTrue(m.origin().startsWith("defaults: ") && m.origin().contains(uncompiled.origin()), m.origin());
+        }
+        assertSame(compiled, CopyCostModel.compiledOrDefaults(compiled));
+        final CopyCostModel startup = CopyCostModel.startup(5_000_000);
+        assertTrue(startup.perRunPackNs() <= 4 * CopyCostModel.DEFAULT_PER_RUN_PACK_NS, startup.describe());
+        assertTrue(startup.perRunCopyNs() <= 4 * CopyCostModel.DEFAULT_PER_RUN_COPY_NS, startup.describe());
     }
 
     @Test

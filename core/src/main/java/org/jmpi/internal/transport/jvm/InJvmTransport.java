@@ -184,6 +184,13 @@ final class InJvmTransport implements Transport
         return maxFrameLength;
     }
 
+    /** A frame longer than the ring's largest record goes through the inbox's side queue, in a fresh array. */
+    @Override
+    public int fastFrameLength()
+    {
+        return Math.min(maxFrameLength, ringBytes / 8);
+    }
+
     @Override
     public boolean reaches(final int rank)
     {
