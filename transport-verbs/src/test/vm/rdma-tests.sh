@@ -10,6 +10,8 @@
 #   rdma-tests.sh bench [ROUNDS]  perftest's ib_send_lat and ib_write_bw against VerbsMpiBench (MPI level), ratios
 #   rdma-tests.sh frame-bench [ARGS]  VerbsFrameBench (the transport's frames, no MPI)
 #   rdma-tests.sh rndv-bench [ITERATIONS [SIZES..]]  rendezvous by RDMA read against write (RdmaRendezvousBench)
+#   rdma-tests.sh lat-ab [ROUNDS]  where the 8 B latency goes: ib_send_lat, transport frames (VerbsFrameBench), MPI with
+#                           the default idle strategy, and MPI spinning only (jmpi.idle.spins past the run), alternating
 #   rdma-tests.sh putget-bench [RANKS..]  put- and get-based broadcast against the model calibrated on the device (PutGetBcastBench)
 #   rdma-tests.sh CLASS.. the named test classes (or pattern:REGEX)
 set -euo pipefail
@@ -70,6 +72,18 @@ bench() {
        /^mpi strided bw/ { gsub(":", ""); st[$6] = $7; if ($6 == "packed" && st["lists"] > 0)
                            printf "ratio strided bw %s B: lists / packed = %.2f, lists / ib_write_bw = %.2f\n", $4, st["lists"] / $7, st["lists"] / pbw[$4] }' /tmp/bench.log
 }
+lat_ab() {
+  local rounds=${1:-1} r
+  for r in $(seq 1 "$rounds"); do
+    echo "perftest lat 8 B: $(perftest ib_send_lat -s 8 -n 2000)"
+    run -cp "$cp" org.jmpi.transport.verbs.VerbsFrameBench 2000 1048576 | grep -i -E 'latency|ping|one way' || true
+    run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -Dverbs.bench.contiguous=true -cp "$cp" org.jmpi.transport.verbs.VerbsMpiBench 2000 2 65536 \
+      | sed 's/^mpi /mpi default idle: /'
+    run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -Dverbs.bench.contiguous=true -Djmpi.idle.spins=2000000000 -cp "$cp" \
+      org.jmpi.transport.verbs.VerbsMpiBench 2000 2 65536 | sed 's/^mpi /mpi spin only: /'
+    run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -Dverbs.bench.contiguous=true -Djmpi.idle.spins=2000000000       -XX:TieredStopAtLevel=1 -cp "$cp" org.jmpi.transport.verbs.VerbsMpiBench 2000 2 65536 | sed 's/^mpi /mpi spin only, C1 only: /'
+  done 2>&1 | grep -v '^WARNING'
+}
 case "${1:-smoke}" in
   smoke) smoke ;;
   full) status=0; smoke || status=1; contract || status=1; axis || status=1; "$here/jmpirun-verbs.sh" || status=1; exit $status ;;
@@ -78,6 +92,7 @@ case "${1:-smoke}" in
   bench) shift; bench "$@" ;;
   frame-bench) shift; run -cp "$cp" org.jmpi.transport.verbs.VerbsFrameBench "$@" ;;
   axis) shift; axis "$@" ;;
+  lat-ab) shift; lat_ab "$@" ;;
   putget-bench) shift; run -cp "$cp" org.jmpi.transport.verbs.PutGetBcastBench "$@" ;;
   rndv-bench) shift; run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -cp "$cp" org.jmpi.transport.verbs.RdmaRendezvousBench "$@" ;;
   *) run -cp "$cp" org.jmpi.transport.verbs.VmTestRunner "$@" ;;

@@ -20,7 +20,7 @@ import java.util.Map;
  * the timed windows / their time (MB = 2^20 bytes, as perftest's MB/sec), after one warm-up window;</li>
  * <li>strided bandwidth: the same windows of 1 MiB sent as 256 runs of 4 KiB (every other 4 KiB of 2 MiB) into a
  * contiguous receive, by scatter-gather lists and, in a second job with {@code jmpi.rdma.sge.min} past any run, packed
- * through fragments.</li>
+ * through fragments (not with {@code -Dverbs.bench.contiguous=true}).</li>
  * </ul>
  * {@code java ... VerbsMpiBench [round trips] [windows] [sizes...]}. Prints lines starting {@code mpi lat} and
  * {@code mpi bw} that rdma-tests.sh reads.
@@ -89,7 +89,7 @@ public final class VerbsMpiBench
         });
         // A strided send (runs of STRIDED_RUN bytes, every other one) into a contiguous receive: by scatter-gather lists
         // (jmpi.rdma.sge.min at its default), then packed through fragments (lists off), a job each.
-        for (final String[] way : new String[][] {{"lists", "1024"}, {"packed", "1024g"}})
+        for (final String[] way : Boolean.getBoolean("verbs.bench.contiguous") ? new String[0][] : new String[][] {{"lists", "1024"}, {"packed", "1024g"}})
         {
             Ranks.run(2, ThreadLevel.SINGLE, Map.of("jmpi.rdma.sge.min", way[1]), JOB_SECONDS, (mpi, world) ->
             {
