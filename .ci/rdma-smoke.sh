@@ -6,7 +6,7 @@
 #   .ci/rdma-smoke.sh full     the whole rdma set: smoke, the whole transport contract, core's suites forced onto verbs,
 #                              jmpirun jobs forced onto verbs and a killed rank, then the two-VM jobs (2vm)
 #   .ci/rdma-smoke.sh 2vm      jmpirun jobs across two VMs (--nodes 2), one rank each, and a rank killed mid-transfer
-#   .ci/rdma-smoke.sh contract|axis|jmpirun|bench|CLASS[#method]...   one part (transport-verbs/src/test/vm/rdma-tests.sh)
+#   .ci/rdma-smoke.sh contract|axis|jmpirun|bench|lat-ab|putget-bench|CLASS[#method]...   one part (transport-verbs/src/test/vm/rdma-tests.sh)
 # The jars and the test class path are built here on the host; the VM runs plain java on them (Maven under
 # emulation would rebuild the reactor). docs/verbs.md, "How to run".
 set -euo pipefail

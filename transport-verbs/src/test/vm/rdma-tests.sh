@@ -10,6 +10,9 @@
 #   rdma-tests.sh bench [ROUNDS]  perftest's ib_send_lat and ib_write_bw against VerbsMpiBench (MPI level), ratios
 #   rdma-tests.sh frame-bench [ARGS]  VerbsFrameBench (the transport's frames, no MPI)
 #   rdma-tests.sh rndv-bench [ITERATIONS [SIZES..]]  rendezvous by RDMA read against write (RdmaRendezvousBench)
+#   rdma-tests.sh lat-ab [ROUNDS]  where the 8 B latency goes: ib_send_lat, transport frames (VerbsFrameBench), MPI with
+#                           the default idle strategy, and MPI spinning only (jmpi.idle.spins past the run), alternating
+#   rdma-tests.sh putget-bench [RANKS..]  put- and get-based broadcast against the model calibrated on the device (PutGetBcastBench)
 #   rdma-tests.sh CLASS.. the named test classes (or pattern:REGEX)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,7 +28,8 @@ contract=org.jmpi.transport.verbs.VerbsTransportContractTest
 smoke() {
   run -cp "$cp" org.jmpi.transport.verbs.VmTestRunner org.jmpi.transport.verbs.ibv.VerbsLoopbackTest \
     org.jmpi.transport.verbs.VerbsRemoteMemoryTest org.jmpi.transport.verbs.VerbsStagedMemoryTest \
-    org.jmpi.transport.verbs.VerbsDeadPeerTest org.jmpi.transport.verbs.VerbsConnectTest "$contract#shouldReachEveryPeer(int)" \
+    org.jmpi.transport.verbs.VerbsDeadPeerTest org.jmpi.transport.verbs.VerbsConnectTest org.jmpi.transport.verbs.VerbsScatterGatherTest \
+    "$contract#shouldReachEveryPeer(int)" \
     "$contract#shouldRefuseOffersUnderBackPressureAndDeliverEverythingOnceAfterDraining" \
     "$contract#shouldSendNothingWhenTheWriterThrows" "$contract#shouldReturnZeroFromProgressWhenIdle(int)"
 }
@@ -51,6 +55,8 @@ bench() {
   local rounds=${1:-1} sizes=(65536 1048576 4194304) r s line
   for r in $(seq 1 "$rounds"); do
     line=$(perftest ib_send_lat -s 8 -n 2000); echo "perftest lat 8 B: $line"
+    line=$(perftest ib_write_lat -s 8 -n 2000); echo "perftest write_lat 8 B: $line"
+    line=$(perftest ib_read_lat -s 8 -n 2000); echo "perftest read_lat 8 B: $line"
     # A fixed amount (64 MiB, at least 20 messages) rather than -D: under load a 4 s run completed no 4 MiB message.
     for s in "${sizes[@]}"; do
       line=$(perftest ib_write_bw -s "$s" -n $(( 67108864 / s > 20 ? 67108864 / s : 20 ))); echo "perftest bw $s B: $line"
@@ -62,7 +68,21 @@ bench() {
        /^perftest bw/ { pbw[$3] = $8 }
        /^mpi lat/ { gsub(",", ""); mean = $8; p50 = $11
                     printf "ratio lat 8 B: jmpi mean / ib_send_lat t_avg = %.2f, jmpi p50 / t_typical = %.2f\n", mean / avg, p50 / typ }
-       /^mpi bw/ { gsub(":", ""); if (pbw[$3] > 0) printf "ratio bw %s B: jmpi / ib_write_bw = %.2f\n", $3, $5 / pbw[$3] }' /tmp/bench.log
+       /^mpi bw/ { gsub(":", ""); if (pbw[$3] > 0) printf "ratio bw %s B: jmpi / ib_write_bw = %.2f\n", $3, $5 / pbw[$3] }
+       /^mpi strided bw/ { gsub(":", ""); st[$6] = $7; if ($6 == "packed" && st["lists"] > 0)
+                           printf "ratio strided bw %s B: lists / packed = %.2f, lists / ib_write_bw = %.2f\n", $4, st["lists"] / $7, st["lists"] / pbw[$4] }' /tmp/bench.log
+}
+lat_ab() {
+  local rounds=${1:-1} r
+  for r in $(seq 1 "$rounds"); do
+    echo "perftest lat 8 B: $(perftest ib_send_lat -s 8 -n 2000)"
+    run -cp "$cp" org.jmpi.transport.verbs.VerbsFrameBench 2000 1048576 | grep -i -E 'latency|ping|one way' || true
+    run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -Dverbs.bench.contiguous=true -cp "$cp" org.jmpi.transport.verbs.VerbsMpiBench 2000 2 65536 \
+      | sed 's/^mpi /mpi default idle: /'
+    run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -Dverbs.bench.contiguous=true -Djmpi.idle.spins=2000000000 -cp "$cp" \
+      org.jmpi.transport.verbs.VerbsMpiBench 2000 2 65536 | sed 's/^mpi /mpi spin only: /'
+    run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -Dverbs.bench.contiguous=true -Djmpi.idle.spins=2000000000       -XX:TieredStopAtLevel=1 -cp "$cp" org.jmpi.transport.verbs.VerbsMpiBench 2000 2 65536 | sed 's/^mpi /mpi spin only, C1 only: /'
+  done 2>&1 | grep -v '^WARNING'
 }
 case "${1:-smoke}" in
   smoke) smoke ;;
@@ -72,6 +92,8 @@ case "${1:-smoke}" in
   bench) shift; bench "$@" ;;
   frame-bench) shift; run -cp "$cp" org.jmpi.transport.verbs.VerbsFrameBench "$@" ;;
   axis) shift; axis "$@" ;;
+  lat-ab) shift; lat_ab "$@" ;;
+  putget-bench) shift; run -cp "$cp" org.jmpi.transport.verbs.PutGetBcastBench "$@" ;;
   rndv-bench) shift; run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -cp "$cp" org.jmpi.transport.verbs.RdmaRendezvousBench "$@" ;;
   *) run -cp "$cp" org.jmpi.transport.verbs.VmTestRunner "$@" ;;
 esac

@@ -1,5 +1,6 @@
 package org.jmpi.spi;
 
+import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 
 /**
@@ -85,6 +86,72 @@ public interface RemoteMemory
 
     /** As {@link #put}, reading the peer's memory into this rank's registration. */
     boolean get(int peerRank, long[] key, int keyAt, long remoteOffset, long registration, long localOffset, long length, long token);
+
+    /**
+     * Starts writing several runs of this rank's registration, gathered in order, into one run of the memory
+     * {@code peerRank} registered under {@code key}, from {@code remoteOffset}: the scatter-gather list of a
+     * non-contiguous send (RDMA verbs post up to the device's {@code max_sge} runs per work request, so the runs are
+     * never packed). Run {@code i} is {@code segments[2 * i]} (its offset in the registration) and
+     * {@code segments[2 * i + 1]} (its length, positive); this call takes runs {@code first} to
+     * {@code first + count - 1}.
+     *
+     * <p>It may start only a prefix of them when the transport runs out of room: it returns how many it started
+     * (0: none, retry later), and the caller calls again for the rest, with {@code remoteOffset} advanced by the
+     * bytes of those started. Every started run is reported by one completion carrying {@code token} (a run is
+     * reported once its bytes are in the target's memory), so the caller counts completions against the runs it
+     * started.
+     *
+     * <p>By default each run is one {@link #put}, in order, until one finds no room: transports without
+     * scatter-gather hardware need nothing more.
+     *
+     * @return how many runs, from {@code first}, were started (0 to {@code count}).
+     */
+    default int putGather(final int peerRank, final long[] key, final int keyAt, final long remoteOffset, final long registration,
+        final long[] segments, final int first, final int count, final long token)
+    {
+        return eachSegment(this, false, peerRank, key, keyAt, remoteOffset, registration, segments, first, count, token);
+    }
+
+    /**
+     * As {@link #putGather}, reading one run of the peer's memory from {@code remoteOffset} into several runs of this
+     * rank's registration, in order (the scatter list of a non-contiguous receive). By default one {@link #get} per run.
+     *
+     * @return how many runs, from {@code first}, were started (0 to {@code count}).
+     */
+    default int getScatter(final int peerRank, final long[] key, final int keyAt, final long remoteOffset, final long registration,
+        final long[] segments, final int first, final int count, final long token)
+    {
+        return eachSegment(this, true, peerRank, key, keyAt, remoteOffset, registration, segments, first, count, token);
+    }
+
+    /**
+     * {@link #putGather} and {@link #getScatter} one run at a time through {@link #put} or {@link #get} (their default,
+     * and a transport's own fallback for memory its hardware cannot gather from); how many runs were started.
+     */
+    static int eachSegment(final RemoteMemory memory, final boolean read, final int peerRank, final long[] key, final int keyAt,
+        final long remoteOffset, final long registration, final long[] segments, final int first, final int count, final long token)
+    {
+        if (first < 0 || count < 0 || 2L * (first + count) > segments.length)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, (read ? "getScatter" : "putGather") + ": runs [" + first + ", " +
+                (first + count) + ") outside a list of " + segments.length / 2 + ", peer=" + peerRank);
+        }
+        long at = remoteOffset;
+        int started = 0;
+        while (started < count)
+        {
+            final int i = 2 * (first + started);
+            final boolean room = read ? memory.get(peerRank, key, keyAt, at, registration, segments[i], segments[i + 1], token)
+                : memory.put(peerRank, key, keyAt, at, registration, segments[i], segments[i + 1], token);
+            if (!room)
+            {
+                break;
+            }
+            at += segments[i + 1];
+            started++;
+        }
+        return started;
+    }
 
     /**
      * Whether {@link #fetchAndAdd} and {@link #compareAndSwap} work on the memory {@code key} names, atomically with

@@ -126,11 +126,19 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     /**
      * Rendezvous through remote memory (transports with it and without peer memory; {@link RdmaPath}): {@code mode}
      * auto, read, write or off ({@code jmpi.rdma.rendezvous}); under auto, messages of at least {@code readMinBytes}
-     * are read by the receiver, smaller ones written by the sender ({@code jmpi.rdma.read.min}). Before any traffic.
+     * are read by the receiver, smaller ones written by the sender ({@code jmpi.rdma.read.min}); a non-contiguous side
+     * whose mean run has at least {@code sgeMinBytes} moves by a scatter-gather list ({@code jmpi.rdma.sge.min}). Before
+     * any traffic.
      */
-    public void rdmaRendezvous(final String mode, final long readMinBytes)
+    public void rdmaRendezvous(final String mode, final long readMinBytes, final long sgeMinBytes)
     {
-        rdma.configure(mode, readMinBytes);
+        rdma.configure(mode, readMinBytes, sgeMinBytes);
+    }
+
+    /** Rendezvous messages this rank sent by a gather list and received by a scatter list ({@link RdmaSegments}). Engine thread. */
+    long[] rdmaSegmented()
+    {
+        return rdma.segmented();
     }
 
     /** Rendezvous messages this rank received through remote memory: {@code [by read, by the sender's write]}. Engine thread. */

@@ -30,6 +30,9 @@ import static org.jmpi.internal.pt2pt.RdmaFrameDescriptor.*;
  * {@code auto} reads whenever the sender's buffer is keyed and the message has at least {@code jmpi.rdma.read.min}
  * bytes or the receive buffer is heap memory (the receiver's bounce buffers read it), writes otherwise (the
  * receive buffer is direct). Unkeyed into heap: CTS. docs/verbs.md, "Rendezvous", has the measurement.</li>
+ * <li>A non-contiguous side whose runs are long enough ({@link RdmaSegments}, {@code jmpi.rdma.sge.min}) moves by a
+ * run list against a one-run other side: a strided send is unkeyed and written by a gather list into the receiver's
+ * direct run; a strided receive reads a keyed sender's run by a scatter list. Both strided, or short runs: CTS.</li>
  * </ol>
  * Operations the transport has no room for wait in the peer's ordered queue and start when it has
  * ({@link Protocol#submit}). A failed read or write fails the receive (or the send) with the transport's error.
@@ -62,7 +65,7 @@ final class RdmaPath implements RendezvousPath
     }
 
     /** A send on this path: its registration and where its bytes start in it. */
-    private record Send(SendRequestImpl request, long registration, long offset)
+    private record Send(SendRequestImpl request, long registration, long offset, boolean gather)
     {
     }
 
@@ -73,6 +76,7 @@ final class RdmaPath implements RendezvousPath
 
     private final Protocol protocol;
     private final FragmentPath fragments;
+    private final RdmaSegments segments = new RdmaSegments();
     private final Long2ObjectHashMap<Send> sends = new Long2ObjectHashMap<>();
     /** Reads in flight and writes awaited (receiver), by token or receiver request id. */
     private final Long2ObjectHashMap<Recv> receives = new Long2ObjectHashMap<>();
@@ -90,11 +94,18 @@ final class RdmaPath implements RendezvousPath
         this.fragments = fragments;
     }
 
-    /** The rule ({@code jmpi.rdma.rendezvous}, {@code jmpi.rdma.read.min}). Before traffic. */
-    void configure(final String modeValue, final long readMinBytes)
+    /** The rule ({@code jmpi.rdma.rendezvous}, {@code jmpi.rdma.read.min}, {@code jmpi.rdma.sge.min}). Before traffic. */
+    void configure(final String modeValue, final long readMinBytes, final long sgeMinBytes)
     {
         this.mode = Mode.parse(modeValue);
         this.readMin = readMinBytes;
+        segments.configure(sgeMinBytes);
+    }
+
+    /** Messages sent by a gather list, and received by a scatter list. */
+    long[] segmented()
+    {
+        return new long[] {segments.gathered(), segments.scattered()};
     }
 
     @Override
@@ -120,7 +131,8 @@ final class RdmaPath implements RendezvousPath
      */
     boolean prepare(final SendRequestImpl s, final PeerChannel ch)
     {
-        if (mode == Mode.OFF || ch.remoteMemory == null || ch.peerMemory != null || s.totalBytes == 0 || !oneRun(s.convertor))
+        final boolean gather = !oneRun(s.convertor);
+        if (mode == Mode.OFF || ch.remoteMemory == null || ch.peerMemory != null || s.totalBytes == 0 || gather && !segments.eligible(s.convertor))
         {
             return false;
         }
@@ -130,15 +142,14 @@ final class RdmaPath implements RendezvousPath
             return false;
         }
         s.convertor.seek(0);
-        sends.put(s.id, new Send(s, registration, s.convertor.runAddress() - s.view.address()));
+        sends.put(s.id, new Send(s, registration, gather ? 0 : s.convertor.runAddress() - s.view.address(), gather));
         return true;
     }
 
     /** One run of memory whose bytes are the stream's (native order, or byte-sized elements, which never swap). */
     private static boolean oneRun(final Convertor c)
     {
-        final org.jmpi.Datatype basic = c.type().basicType();
-        return (c.isNativeOrder() || c.view().indirect() == null && basic != null && basic.size() == 1) && c.stats().blockCount() == 1;
+        return RdmaSegments.streamIsMemory(c) && c.stats().blockCount() == 1;
     }
 
     private static boolean direct(final Object memory)
@@ -157,7 +168,7 @@ final class RdmaPath implements RendezvousPath
     {
         final int base = index - FrameDescriptor.ENVELOPE_LENGTH;
         final Send send = sends.get(s.id);
-        final boolean keyed = direct(s.view.buffer());
+        final boolean keyed = direct(s.view.buffer()) && !send.gather();
         final long[] key = new long[RemoteMemory.KEY_LONGS];
         if (keyed)
         {
@@ -195,18 +206,26 @@ final class RdmaPath implements RendezvousPath
         final Arrival a = (Arrival)arrival;
         final Object memory = r.convertor.view().buffer();
         final boolean recvDirect = direct(memory);
-        final long registration = ch.remoteMemory != null && oneRun(r.convertor) && !r.convertor.view().readOnly() &&
+        final boolean scatter = a.keyed() && !oneRun(r.convertor) && segments.eligible(r.convertor) && mode != Mode.WRITE;
+        final long registration = ch.remoteMemory != null && (scatter || oneRun(r.convertor)) && !r.convertor.view().readOnly() &&
             (a.keyed() || recvDirect) ? ch.remoteMemory.register(memory) : 0;
         if (registration == 0)
         {
             fragments.onMatched(r, ch, senderRequest, acceptBytes, null);
             return;
         }
+        final long token = SharedRemoteMemory.PATH_TOKEN | nextToken++;
+        final Recv recv = new Recv(r, ch, senderRequest, registration);
+        if (scatter)
+        {
+            reads++;
+            receives.put(token, recv);
+            protocol.submit(ch, segments.start(true, r.convertor, acceptBytes, registration, new long[] {a.key0(), a.key1()}, a.offset(), token));
+            return;
+        }
         r.convertor.seek(0);
         final long recvOffset = r.convertor.runAddress() - r.convertor.view().address();
         final boolean read = a.keyed() && (!recvDirect || mode == Mode.READ || mode != Mode.WRITE && acceptBytes >= readMin);
-        final long token = SharedRemoteMemory.PATH_TOKEN | nextToken++;
-        final Recv recv = new Recv(r, ch, senderRequest, registration);
         if (read)
         {
             reads++;
@@ -262,6 +281,11 @@ final class RdmaPath implements RendezvousPath
         s.acceptBytes = accept;
         final long token = SharedRemoteMemory.PATH_TOKEN | nextToken++;
         writes.put(token, s);
+        if (send.gather())
+        {
+            protocol.submit(ch, segments.start(false, s.convertor, accept, send.registration(), key, at, token));
+            return;
+        }
         protocol.submit(ch, (p, channel) -> channel.remoteMemory.put(channel.worldRank, key, 0, at, send.registration(), send.offset(), accept,
             token));
     }
@@ -280,8 +304,14 @@ final class RdmaPath implements RendezvousPath
     }
 
     /** A read (receiver) or write (sender) of this path finished (through {@link SharedRemoteMemory}). */
-    void onComplete(final long token, final MpiException failure)
+    void onComplete(final long token, final MpiException operationFailure)
     {
+        final RdmaSegments.Transfer transfer = segments.onComplete(token, operationFailure);
+        if (transfer != null && !transfer.finished())
+        {
+            return;
+        }
+        final MpiException failure = transfer != null ? transfer.failure() : operationFailure;
         final Recv recv = receives.get(token);
         if (recv != null)
         {

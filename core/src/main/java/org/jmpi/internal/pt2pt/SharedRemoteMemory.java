@@ -110,6 +110,20 @@ final class SharedRemoteMemory implements RemoteMemory
     }
 
     @Override
+    public int putGather(final int peerRank, final long[] key, final int keyAt, final long remoteOffset, final long registration,
+        final long[] segments, final int first, final int count, final long token)
+    {
+        return transport.putGather(peerRank, key, keyAt, remoteOffset, registration, segments, first, count, token);
+    }
+
+    @Override
+    public int getScatter(final int peerRank, final long[] key, final int keyAt, final long remoteOffset, final long registration,
+        final long[] segments, final int first, final int count, final long token)
+    {
+        return transport.getScatter(peerRank, key, keyAt, remoteOffset, registration, segments, first, count, token);
+    }
+
+    @Override
     public boolean atomics(final long[] key, final int keyAt)
     {
         return transport.atomics(key, keyAt);

@@ -77,6 +77,10 @@ public final class CoreParams
     public static final ParamSpec RDMA_READ_MIN = new ParamSpec("jmpi.rdma.read.min", "0", "bytes",
         "With jmpi.rdma.rendezvous=auto: rendezvous messages of at least this many bytes between direct buffers are read " +
         "by the receiver, smaller ones written by the sender (docs/verbs.md, \"Rendezvous\").");
+    public static final ParamSpec RDMA_SGE_MIN = new ParamSpec("jmpi.rdma.sge.min", "1024", "bytes",
+        "Rendezvous messages to ranks reached through remote memory whose one side is a non-contiguous layout with runs of " +
+        "at least this many bytes on average (the other side one run) move by scatter-gather lists, never packed; shorter " +
+        "runs go packed through fragments (docs/verbs.md, \"Scatter-gather lists\").");
 
     public static final ParamSpec DYN_NAMES = new ParamSpec("jmpi.dyn.names", "", "path",
         "A directory that publishName/lookupName share with other jobs on this node (each name a file; two jmpirun jobs " +
@@ -86,7 +90,7 @@ public final class CoreParams
         EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW, SPLIT_MIN, SPLIT, PVAS_MODE, PVAS_CALIBRATION, PVAS_STATS,
         IDLE_SPINS, IDLE_YIELDS, IDLE_SPIN_BURST, IDLE_JIT_WINDOW, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT,
         TRANSPORTS, JVM_ISOLATE, FINALIZE_WAIT, TRANSPORTS_SHOW,
-        RDMA_RENDEZVOUS, RDMA_READ_MIN,
+        RDMA_RENDEZVOUS, RDMA_READ_MIN, RDMA_SGE_MIN,
         DYN_NAMES);
 
     private CoreParams()

@@ -189,7 +189,8 @@ public final class RankRuntime
         protocol.splitCopy(parseFraction(params.get(CoreParams.SPLIT)), params.getLong(CoreParams.SPLIT_MIN));
         final String calibration = params.get(CoreParams.PVAS_CALIBRATION).trim();
         protocol.pathSelection(params.get(CoreParams.PVAS_MODE), "startup".equals(calibration) ? "" : calibration);
-        protocol.rdmaRendezvous(params.get(CoreParams.RDMA_RENDEZVOUS), params.getLong(CoreParams.RDMA_READ_MIN));
+        protocol.rdmaRendezvous(params.get(CoreParams.RDMA_RENDEZVOUS), params.getLong(CoreParams.RDMA_READ_MIN),
+            params.getLong(CoreParams.RDMA_SGE_MIN));
         final boolean offload = level == ThreadLevel.MULTIPLE || params.getBoolean(CoreParams.ASYNC_PROGRESS);
         engine = new ProgressEngine(protocol, offload, new ProgressEngine.IdleSpec(
             params.getLong(CoreParams.IDLE_SPINS), params.getLong(CoreParams.IDLE_YIELDS),

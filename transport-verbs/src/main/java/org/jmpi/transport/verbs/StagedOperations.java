@@ -31,7 +31,8 @@ import static org.jmpi.transport.verbs.StagedMessageDescriptor.*;
  * target needs no call of its own.</li>
  * </ol>
  * An operation is reported when its last chunk is done; after a failed chunk no more start, and the failure is
- * reported once those in flight drain. Answers the target cannot send for want of credits wait in order and go out
+ * reported once those in flight drain. An operation that is one work request with a scatter-gather list of several
+ * runs ({@link VerbsRemoteMemory#putGather}) is reported once per run, as the SPI counts them. Answers the target cannot send for want of credits wait in order and go out
  * from {@link #drive}.
  *
  * <p>Threading: the rank's progress owner. Owns the bounce buffers (native memory, freed at {@link #close}).
@@ -63,6 +64,8 @@ final class StagedOperations
         boolean queued;
         /** An atomic: its old value lands in the slot's 8 bytes of the atomic block. */
         boolean atomic;
+        /** Runs of a scatter-gather list this operation's one work request carries: reported once each. */
+        int runs;
 
         Op(final int slot)
         {
@@ -148,6 +151,7 @@ final class StagedOperations
         op.failure = null;
         op.messages = false;
         op.atomic = false;
+        op.runs = 1;
         op.active = true;
         return op;
     }
@@ -336,6 +340,7 @@ final class StagedOperations
         final long token = op.token;
         final MpiException failure = op.failure;
         final boolean atomic = op.atomic;
+        final int runs = op.runs;
         final long old = atomic && failure == null ? atomicResults.buffer().getLong(8 * op.slot) : 0;
         op.active = false;
         op.local = null;
@@ -351,7 +356,10 @@ final class StagedOperations
         }
         else
         {
-            completions.onComplete(token, failure);
+            for (int i = 0; i < runs; i++)
+            {
+                completions.onComplete(token, failure);
+            }
         }
     }
 

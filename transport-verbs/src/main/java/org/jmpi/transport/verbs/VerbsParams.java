@@ -25,6 +25,9 @@ final class VerbsParams
         "verbs: the queue pairs' local ACK timeout, 4.096 us * 2^value (16: 268 ms); after 6 retries a peer is reported dead.");
     static final ParamSpec RMA_DEPTH = new ParamSpec("jmpi.verbs.rma.depth", "64", "count",
         "verbs: RDMA puts and gets in flight per peer; a put or get beyond it is refused (the one-sided layer retries or uses frames).");
+    static final ParamSpec SGE = new ParamSpec("jmpi.verbs.sge", "16", "count",
+        "verbs: scatter-gather entries per RDMA work request of a non-contiguous transfer (each entry one run of the layout; " +
+        "docs/verbs.md, \"Scatter-gather lists\"), at most the device's max_sge (max_sge_rd for reads); 1: one request per run.");
     static final ParamSpec RCACHE_BYTES = new ParamSpec("jmpi.verbs.rcache.bytes", "256m", "bytes",
         "verbs: registration cache bound: registered bytes of direct buffers kept for reuse after their last use " +
         "(least recently used evicted first; buffers in use are never evicted).");
@@ -44,7 +47,7 @@ final class VerbsParams
     static final ParamSpec LIBRARY = new ParamSpec("jmpi.verbs.library", "ibverbs", "name",
         "verbs: the libibverbs JNA loads (a path or a name); for tests and unusual installations.");
 
-    static final List<ParamSpec> ALL = List.of(DEVICE, PORT, GID_INDEX, LOCAL, SLOTS, FRAME, TIMEOUT, RMA_DEPTH,
+    static final List<ParamSpec> ALL = List.of(DEVICE, PORT, GID_INDEX, LOCAL, SLOTS, FRAME, TIMEOUT, RMA_DEPTH, SGE,
         RCACHE_BYTES, RCACHE_ENTRIES, BOUNCE_SLOTS, BOUNCE_BYTES, ATOMICS, CONNECT, LIBRARY);
 
     /** Core's transport selection ({@code jmpi.transports}): read to know whether verbs was asked for by name. */

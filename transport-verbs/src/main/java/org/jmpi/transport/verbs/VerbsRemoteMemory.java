@@ -23,6 +23,10 @@ import java.nio.ByteBuffer;
  * by {@link StagedOperations}: a heap side here through registered bounce buffers (pipelined RDMA), a heap side at
  * the target through the transport's frames (the target's progress copies). Every operation's token is reported
  * once, from the transport's {@code progress}.</li>
+ * <li>{@link #putGather}/{@link #getScatter} between two direct regions: one signaled RDMA WRITE or READ per
+ * {@code jmpi.verbs.sge} runs (capped by the device's {@code max_sge}, {@code max_sge_rd} for reads), the runs its
+ * scatter-gather entries, as many requests as the peer's RDMA depth has room for; a heap side goes run by run through
+ * {@link #put}/{@link #get} (the SPI's default).</li>
  * <li>{@link #memoryFreed}: the cache drops the freed memory's regions.</li>
  * </ol>
  * An RC write's completion means the target's device acknowledged the bytes; on the devices jmpi targets (rxe,
@@ -143,17 +147,7 @@ final class VerbsRemoteMemory implements RemoteMemory
         op.atomic = true;
         transport.sends().prepareAtomic(0, WorkRequestIds.of(WorkRequestIds.RMA, peerRank, op.slot), compareSwap, staged.atomicAddress(op),
             staged.atomicLkey(), key[keyAt] + remoteOffset, (int)(key[keyAt + 1] >>> 32), compareAdd, swap, Ibv.SEND_SIGNALED);
-        try
-        {
-            transport.post(p, "an atomic");
-        }
-        catch (final MpiException ex)
-        {
-            staged.abandon(op);
-            throw ex;
-        }
-        p.rmaInFlight++;
-        op.started = 8;
+        posted(p, op, "an atomic", 8);
         return true;
     }
 
@@ -336,19 +330,126 @@ final class VerbsRemoteMemory implements RemoteMemory
         {
             transport.sends().prepareRdma(0, WorkRequestIds.of(WorkRequestIds.RMA, peerRank, op.slot), read, local.address(localOffset),
                 (int)length, local.lkey(), key[keyAt] + remoteOffset, (int)(key[keyAt + 1] >>> 32), Ibv.SEND_SIGNALED);
-            try
-            {
-                transport.post(p, "a " + what);
-            }
-            catch (final MpiException ex)
-            {
-                staged.abandon(op);
-                throw ex;
-            }
-            p.rmaInFlight++;
-            op.started = length;
+            posted(p, op, "a " + what, length);
         }
         return true;
+    }
+
+    @Override
+    public int putGather(final int peerRank, final long[] key, final int keyAt, final long remoteOffset, final long registration,
+        final long[] segments, final int first, final int count, final long token)
+    {
+        return startList(false, peerRank, key, keyAt, remoteOffset, registration, segments, first, count, token);
+    }
+
+    @Override
+    public int getScatter(final int peerRank, final long[] key, final int keyAt, final long remoteOffset, final long registration,
+        final long[] segments, final int first, final int count, final long token)
+    {
+        return startList(true, peerRank, key, keyAt, remoteOffset, registration, segments, first, count, token);
+    }
+
+    /**
+     * A scatter-gather list between direct regions:
+     * <ol>
+     * <li>Up to {@link VerbsTransport#sge} runs (and at most {@link #MAX_OPERATION_BYTES}) become one work request
+     * against the consecutive remote bytes they cover, with one operation slot reporting each of its runs.</li>
+     * <li>Requests are posted while the peer's RDMA depth and the slots have room; the count of runs posted is returned
+     * (the caller resubmits the rest).</li>
+     * </ol>
+     * A heap side (here or at the target) cannot be gathered by the device: run by run through {@link #start}.
+     */
+    private int startList(final boolean read, final int peerRank, final long[] key, final int keyAt, final long remoteOffset,
+        final long registration, final long[] segments, final int first, final int count, final long token)
+    {
+        final String what = read ? "getScatter" : "putGather";
+        final LocalRegistration local = registration(registration, what);
+        if ((key[keyAt] & HEAP_KEY) != 0 || !local.direct())
+        {
+            return RemoteMemory.eachSegment(this, read, peerRank, key, keyAt, remoteOffset, registration, segments, first, count, token);
+        }
+        if (first < 0 || count < 0 || 2L * (first + count) > segments.length)
+        {
+            throw new MpiException(ErrorClass.ERR_ARG, "verbs: " + what + ": runs [" + first + ", " + (first + count) + ") outside a list of " +
+                segments.length / 2 + ", peer=" + peerRank);
+        }
+        final Peer p = transport.peer(peerRank);
+        if (p == null)
+        {
+            throw new MpiException(ErrorClass.ERR_RANK, "verbs: " + what + ": rank " + peerRank + " is not a peer of rank " + transport.rank());
+        }
+        if (read && local.readOnly)
+        {
+            throw new MpiException(ErrorClass.ERR_BUFFER, "verbs: getScatter into read-only memory (registration " + registration + ")");
+        }
+        if (p.failed)
+        {
+            throw new MpiException(ErrorClass.ERR_OTHER, "verbs: " + what + ": rank " + peerRank + " is gone (seen by rank " + transport.rank() + ")");
+        }
+        final long remoteLength = key[keyAt + 1] & 0xFFFF_FFFFL;
+        final int maxRuns = transport.sge(read);
+        final org.jmpi.transport.verbs.ibv.SendRequests wr = transport.sends();
+        int started = 0;
+        long at = remoteOffset;
+        while (started < count && p.rmaInFlight < depth && transport.ready(p))
+        {
+            int runs = 0;
+            long bytes = 0;
+            while (runs < maxRuns && started + runs < count)
+            {
+                final int i = 2 * (first + started + runs);
+                final long offset = segments[i];
+                final long length = segments[i + 1];
+                if (length <= 0 || offset < 0 || offset + length > local.lengthBytes || length > MAX_OPERATION_BYTES)
+                {
+                    throw new MpiException(ErrorClass.ERR_ARG, "verbs: " + what + ": run " + (first + started + runs) + " [" + offset + ", " +
+                        (offset + length) + ") outside the local registration of " + local.lengthBytes + " bytes (runs of 1 to " +
+                        MAX_OPERATION_BYTES + " bytes), peer=" + peerRank);
+                }
+                if (bytes + length > MAX_OPERATION_BYTES)
+                {
+                    break;
+                }
+                wr.sge(0, runs, local.address(offset), (int)length, local.lkey());
+                bytes += length;
+                runs++;
+            }
+            if (at < 0 || remoteLength < 0xFFFF_FFFFL && at + bytes > remoteLength)
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, "verbs: " + what + " out of range: remote bytes [" + at + ", " + (at + bytes) +
+                    ") of a region of " + remoteLength + " bytes, peer=" + peerRank);
+            }
+            final StagedOperations.Op op = staged.take(token, read, peerRank, local, 0, bytes);
+            if (op == null)
+            {
+                break;
+            }
+            op.runs = runs;
+            // prepareRdma writes entry 0 and a count of 1: entry 0 again, then the list's length.
+            wr.prepareRdma(0, WorkRequestIds.of(WorkRequestIds.RMA, peerRank, op.slot), read, local.address(segments[2 * (first + started)]),
+                (int)segments[2 * (first + started) + 1], local.lkey(), key[keyAt] + at, (int)(key[keyAt + 1] >>> 32), Ibv.SEND_SIGNALED)
+                .sgeCount(0, runs);
+            posted(p, op, "a " + what, bytes);
+            started += runs;
+            at += bytes;
+        }
+        return started;
+    }
+
+    /** Posts the work request prepared for {@code op} (one request of {@code bytes}); a failed post frees its slot. */
+    private void posted(final Peer p, final StagedOperations.Op op, final String what, final long bytes)
+    {
+        try
+        {
+            transport.post(p, what);
+        }
+        catch (final MpiException ex)
+        {
+            staged.abandon(op);
+            throw ex;
+        }
+        p.rmaInFlight++;
+        op.started = bytes;
     }
 
     /** The transport's completions and messages for staged operations. */

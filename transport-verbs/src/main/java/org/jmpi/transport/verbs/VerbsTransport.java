@@ -76,11 +76,14 @@ final class VerbsTransport implements Transport
     private final MemoryRegion creditOutMr;
     private final UnsafeBuffer creditView;
     private final UnsafeBuffer creditOutView;
-    private final SendRequests sends = new SendRequests(1, 1);
+    private final SendRequests sends;
     private final RecvRequests recvs = new RecvRequests(1);
     private final WorkCompletions wcs = new WorkCompletions(POLL_BATCH);
     private final VerbsRemoteMemory remoteMemory;
     private final int rmaDepth;
+    /** Scatter-gather entries per RDMA WRITE and per RDMA READ ({@code jmpi.verbs.sge}, capped by the device). */
+    private final int writeSge;
+    private final int readSge;
     private final int port;
     private final int timeout;
     private final int gidIndex;
@@ -139,6 +142,14 @@ final class VerbsTransport implements Transport
             this.gidIndex = GidChoice.choose(device, context.params().get(VerbsParams.GID_INDEX));
             this.gid = device.gid(gidIndex);
             this.global = portAttributes.linkLayer() == Ibv.LINK_LAYER_ETHERNET || !allZero(gid);
+            final int sge = context.params().getInt(VerbsParams.SGE);
+            if (sge < 1)
+            {
+                throw new MpiException(ErrorClass.ERR_ARG, "verbs: " + VerbsParams.SGE.name() + "=" + sge + " (at least 1)");
+            }
+            this.writeSge = Math.max(1, Math.min(sge, device.device().maxSge()));
+            this.readSge = Math.max(1, Math.min(writeSge, device.device().maxSgeRd()));
+            this.sends = new SendRequests(1, writeSge);
             final long recvPerPeer = (long)(slots + 1) * frameLength;
             if (recvPerPeer > Integer.MAX_VALUE)
             {
@@ -299,11 +310,11 @@ final class VerbsTransport implements Transport
     {
         try
         {
-            return device.createQueuePair(cq, cq, maxSendWr, maxRecvWr, 1, INLINE_BYTES);
+            return device.createQueuePair(cq, cq, maxSendWr, maxRecvWr, writeSge, INLINE_BYTES);
         }
         catch (final VerbsException ex)
         {
-            return device.createQueuePair(cq, cq, maxSendWr, maxRecvWr, 1, 0);
+            return device.createQueuePair(cq, cq, maxSendWr, maxRecvWr, writeSge, 0);
         }
     }
 
@@ -491,6 +502,12 @@ final class VerbsTransport implements Transport
     int rmaDepth()
     {
         return rmaDepth;
+    }
+
+    /** Scatter-gather entries a work request may carry: an RDMA READ ({@code read}) or WRITE. */
+    int sge(final boolean read)
+    {
+        return read ? readSge : writeSge;
     }
 
     /** The remote-memory feature (tests). */

@@ -31,7 +31,8 @@ package org.jmpi.transport.verbs.ibv;
  * struct ibv_device_attr (232)          struct ibv_port_attr (52)
  *   80 max_mr_size (u64)                   0 state   4 max_mtu   8 active_mtu
  *  108 max_qp  112 max_qp_wr               12 gid_tbl_len (i32)
- *  120 max_sge 128 max_cq 132 max_cqe      34 lid (u16)
+ *  120 max_sge 124 max_sge_rd            34 lid (u16)
+ *  128 max_cq  132 max_cqe
  *  136 max_mr  144 max_qp_rd_atom          46 link_layer (u8)
  *  156 max_qp_init_rd_atom
  *  164 atomic_cap  227 phys_port_cnt (u8)
@@ -96,6 +97,7 @@ public final class ControlDescriptor
     public static final int DEVICE_MAX_QP_OFFSET = 108;
     public static final int DEVICE_MAX_QP_WR_OFFSET = DEVICE_MAX_QP_OFFSET + 4;
     public static final int DEVICE_MAX_SGE_OFFSET = 120;
+    public static final int DEVICE_MAX_SGE_RD_OFFSET = DEVICE_MAX_SGE_OFFSET + 4;
     public static final int DEVICE_MAX_CQ_OFFSET = 128;
     public static final int DEVICE_MAX_CQE_OFFSET = DEVICE_MAX_CQ_OFFSET + 4;
     public static final int DEVICE_MAX_MR_OFFSET = DEVICE_MAX_CQE_OFFSET + 4;

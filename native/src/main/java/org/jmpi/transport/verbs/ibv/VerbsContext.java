@@ -130,7 +130,8 @@ public final class VerbsContext implements AutoCloseable
                 throw new VerbsException("ibv_query_device", rc);
             }
             return new DeviceAttributes(a.getLong(DEVICE_MAX_MR_SIZE_OFFSET), a.getInt(DEVICE_MAX_QP_OFFSET),
-                a.getInt(DEVICE_MAX_QP_WR_OFFSET), a.getInt(DEVICE_MAX_SGE_OFFSET), a.getInt(DEVICE_MAX_CQ_OFFSET),
+                a.getInt(DEVICE_MAX_QP_WR_OFFSET), a.getInt(DEVICE_MAX_SGE_OFFSET), a.getInt(DEVICE_MAX_SGE_RD_OFFSET),
+                a.getInt(DEVICE_MAX_CQ_OFFSET),
                 a.getInt(DEVICE_MAX_CQE_OFFSET), a.getInt(DEVICE_MAX_MR_OFFSET), a.getInt(DEVICE_MAX_QP_RD_ATOM_OFFSET),
                 a.getInt(DEVICE_MAX_QP_INIT_RD_ATOM_OFFSET), a.getInt(DEVICE_ATOMIC_CAP_OFFSET),
                 a.getByte(DEVICE_PHYS_PORT_CNT_OFFSET) & 0xFF);
