@@ -10,6 +10,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
+import org.jmpi.internal.coll.PathTrace;
 import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.PointToPoint;
 import org.jmpi.internal.pt2pt.RequestImpl;
@@ -65,6 +66,8 @@ final class NodeComm
     final int size;
     /** The communicator's error handler, as every call's request reports to it (made once, not per call). */
     final RequestImpl.ErrorSink errors;
+    /** Whether {@code jmpi.coll.trace} is on ({@link PathTrace}). */
+    final boolean trace;
     private NodeRegion region;
     /** Number of the last call started. */
     private long started;
@@ -97,6 +100,7 @@ final class NodeComm
         this.rank = comm.rank();
         this.size = comm.size();
         this.errors = comm::handle;
+        this.trace = PathTrace.on(comm);
     }
 
     /** The state of {@code c}; {@code slotBytes}: the size of a slot in its region, if this rank creates it. */
@@ -216,6 +220,12 @@ final class NodeComm
             throw comm.abort(ex.errorClass().code(), "rank " + rank + " of " + comm.name() + " cannot map the node collective region " +
                 "that rank 0 made: " + ex.getMessage());
         }
+    }
+
+    /** Whether the job's ranks on this node outnumber its processors ({@link NodeHost#oversubscribed}); false without a host. */
+    boolean oversubscribed()
+    {
+        return host != null && host.oversubscribed();
     }
 
     /** The region this rank attached, or null before its first call (tests: read after a call completed). */

@@ -7,6 +7,7 @@ import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.Op;
 import org.jmpi.Status;
+import org.jmpi.internal.coll.PathTrace;
 import org.jmpi.internal.datatype.Convertor;
 import org.jmpi.internal.engine.ProgressEngine;
 import org.jmpi.internal.pt2pt.RequestImpl;
@@ -275,6 +276,12 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         else if (kind != Kind.BARRIER)
         {
             rounds = new SlotRounds(this, node, region);
+        }
+        if (node.trace)
+        {
+            PathTrace.note(node.comm, call, "node, " + (region.heap() ? "heap region, " : "file region, ") + (kind == Kind.BARRIER ?
+                "arrive flags" : rounds != null ? rounds.describe() : (direct ? "direct (buffers posted)" : "slot") + ", " + bytes +
+                " bytes per block"));
         }
         return true;
     }
