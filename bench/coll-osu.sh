@@ -10,8 +10,10 @@
 # --vs-c: the issue-16 set (barrier, bcast, reduce, allreduce, gather, scatter, allgather, alltoall) against C
 # Open MPI's (bench/c/osu_coll.c, --mca btl self,vader, --bind-to core, or none with more ranks than cores),
 # alternated per collective (C, jmpi, C, jmpi ...) in one invocation; warmup = calls before each size up to
-# 64 KiB on both sides (1000 = OSU's default). Prints per size the medians over rounds and the median of
-# the per-round ratios jmpi / C.
+# 64 KiB on both sides (1000 = OSU's default), with the harness's own barrier and three reductions after every 1000
+# of them (so that jmpi's compiled code has seen them before the timer starts; docs/collectives.md, "Where a small
+# call's time goes"). Prints per size the medians over rounds and the median of the per-round ratios jmpi / C.
+# Where a mean looks wrong, bench/coll CollTrace splits a size's time into p50, tails, stalls, JIT, GC and parks.
 # --targets: every run issue 16's targets need, in one command: --vs-c at 2 and 4 JVMs and at 2, 4 and 8 ranks as
 # threads, each with the long warm-up (default 20000 calls per size) and with OSU's default (1000), maxBytes
 # (default 1024) and rounds (default 2) as given; then, per configuration, jmpi's OSU-warm-up figure over its

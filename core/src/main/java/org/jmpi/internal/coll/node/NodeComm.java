@@ -82,12 +82,16 @@ final class NodeComm
      * peer's done flag has reached it.
      */
     final long[] halfUser = new long[2];
+    /** Per rank, the highest done flag this rank has read from it (engine thread; {@link NodeOp}'s guards). */
+    final long[] seenDone;
     /** Mapped regions, engine thread: the setup's messages in flight and its failure. */
     private RequestImpl setupReceive;
     private byte[] setupMessage;
     private final List<RequestImpl> setupSends = new ArrayList<>();
     private MpiException setupFailure;
     private boolean fileReleased;
+    /** Mapped regions: a spare {@link SlotRounds} (engine thread; calls in flight at once take more). */
+    private SlotRounds spareRounds;
     private byte[] scratch = new byte[0];
     private UnsafeBuffer scratchBuffer = new UnsafeBuffer(scratch);
 
@@ -99,6 +103,7 @@ final class NodeComm
         this.available = heap || host != null && host.serves(comm);
         this.rank = comm.rank();
         this.size = comm.size();
+        this.seenDone = new long[size];
         this.errors = comm::handle;
         this.trace = PathTrace.on(comm);
     }
@@ -296,6 +301,21 @@ final class NodeComm
     long nextCall()
     {
         return ++started;
+    }
+
+    /** Rounds for {@code call} through the mapped {@code region}: the spare if there is one. Engine thread. */
+    SlotRounds rounds(final NodeOp call, final NodeRegion mapped)
+    {
+        final SlotRounds r = spareRounds != null ? spareRounds : new SlotRounds(this, mapped);
+        spareRounds = null;
+        return r.bind(call);
+    }
+
+    /** Takes back the rounds of a finished call as the spare. Engine thread. */
+    void release(final SlotRounds r)
+    {
+        r.release();
+        spareRounds = r;
     }
 
     /** A scratch array of at least {@code bytes}. Engine thread. */

@@ -248,6 +248,11 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                     {
                         return false;
                     }
+                    if (rounds != null)
+                    {
+                        node.release(rounds);
+                        rounds = null;
+                    }
                     complete(OK, failure);
                     return true;
                 }
@@ -275,7 +280,7 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         }
         else if (kind != Kind.BARRIER)
         {
-            rounds = new SlotRounds(this, node, region);
+            rounds = node.rounds(this, region);
         }
         if (node.trace)
         {
@@ -430,15 +435,15 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
             }
             case GATHER ->
             {
-                return direct ? me == root || reached(region.arrive(root), root) : me != root || allArrived();
+                return direct ? me == root || reached(region.arrive(root), root) : me != root || allArrived(0);
             }
             case REDUCE ->
             {
-                return (!direct && me != root) || allArrived();
+                return (!direct && me != root) || allArrived(0);
             }
             default ->
             {
-                return allArrived();
+                return allArrived(0);
             }
         }
     }
@@ -707,25 +712,34 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         return true;
     }
 
-    private boolean allArrived()
-    {
-        return allArrived(0);
-    }
-
     /** Whether every rank, this one included, has set its done flag to the last round of this call. */
     private boolean allDone()
     {
         return node.lastDone >= seq && peersDone(NodeRegionDescriptor.flag(seq, NodeRegionDescriptor.ROUND_LAST));
     }
 
-    /** Whether every rank but this one has set its done flag to {@code flag} (a call and round) or beyond. */
+    /**
+     * Whether every rank but this one has set its done flag to {@code flag} (a call and round) or beyond. A done flag
+     * only goes up, so a value seen once ({@link NodeComm#seenDone}) answers later guards without reading the peer's
+     * control block again (in a loop of calls, every other guard reads no peer line).
+     */
     private boolean peersDone(final long flag)
     {
+        final long[] seen = node.seenDone;
         for (int j = 0; j < size; j++)
         {
-            if (j != me && !reachedFlag(region.done(j), j, flag))
+            if (j == me || seen[j] >= flag)
+            {
+                continue;
+            }
+            final long done = region.done(j);
+            if (!reachedFlag(done, j, flag))
             {
                 return false;
+            }
+            if (validFlag(done))
+            {
+                seen[j] = done;
             }
         }
         return true;
@@ -753,13 +767,19 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
      */
     private boolean reachedFlag(final long flag, final int j, final long target)
     {
-        if (flag < 0 || NodeRegionDescriptor.callOf(flag) > node.highestSeen + MAX_LEAD + 1)
+        if (!validFlag(flag))
         {
             fail(new MpiException(ErrorClass.ERR_INTERN, "rank " + j + "'s flag in the node collective region holds 0x" +
                 Long.toHexString(flag) + " at call " + seq));
             return true;
         }
         return flag >= target;
+    }
+
+    /** Whether a peer's flag can be right ({@link #reachedFlag}): not below 0, not beyond the calls peers can have reached. */
+    private boolean validFlag(final long flag)
+    {
+        return flag >= 0 && NodeRegionDescriptor.callOf(flag) <= node.highestSeen + MAX_LEAD + 1;
     }
 
     /** Keeps the first failure, named after the call. */
