@@ -38,12 +38,6 @@ public final class NodeCollectives
         return NodeComm.of(c, 0).available;
     }
 
-    /** Whether node collectives on {@code c} run through a heap region (its ranks share this JVM's heap). */
-    public static boolean onHeap(final CommState c)
-    {
-        return NodeComm.of(c, 0).heap;
-    }
-
     /**
      * Whether the rooted calls (reduce, gather, scatter) should take the node path under {@code auto}: on the heap
      * always; across JVMs only while the job's ranks on this node do not outnumber its processors. Oversubscribed,

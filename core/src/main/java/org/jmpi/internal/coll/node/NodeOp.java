@@ -431,11 +431,11 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         {
             case BCAST, SCATTER ->
             {
-                return me == root || reached(region.arrive(root), root);
+                return me == root || reached(arriveOf(root), root);
             }
             case GATHER ->
             {
-                return direct ? me == root || reached(region.arrive(root), root) : me != root || allArrived(0);
+                return direct ? me == root || reached(arriveOf(root), root) : me != root || allArrived(0);
             }
             case REDUCE ->
             {
@@ -704,7 +704,7 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
     {
         for (int j = 0; j < size; j++)
         {
-            if (j != me && !reachedFlag(region.arrive(j), j, NodeRegionDescriptor.flag(seq, r)))
+            if (j != me && !reachedFlag(arriveOf(j), j, NodeRegionDescriptor.flag(seq, r)))
             {
                 return false;
             }
@@ -754,7 +754,7 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
     /** Whether rank {@code j}'s arrive flag has reached round {@code r} of this call. */
     boolean arrived(final int j, final long r)
     {
-        return reachedFlag(region.arrive(j), j, NodeRegionDescriptor.flag(seq, r));
+        return reachedFlag(arriveOf(j), j, NodeRegionDescriptor.flag(seq, r));
     }
 
     /**
@@ -774,6 +774,27 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
             return true;
         }
         return flag >= target;
+    }
+
+    /**
+     * Rank {@code j}'s arrive flag. A rank posts call n only once its calls before n are done (their done flags
+     * written, barriers aside, which write none and which no guard waits for), so an arrival at call n stands for
+     * done flags up to call n - 1: recorded in {@link NodeComm#seenDone}, it spares the guards of calls that read
+     * every peer's arrival (allreduce, allgather, alltoall, barrier in a loop) any read of a done flag.
+     */
+    private long arriveOf(final int j)
+    {
+        final long arrive = region.arrive(j);
+        final long call = NodeRegionDescriptor.callOf(arrive);
+        if (call > 1 && validFlag(arrive))
+        {
+            final long impliedDone = NodeRegionDescriptor.flag(call - 1, NodeRegionDescriptor.ROUND_LAST);
+            if (node.seenDone[j] < impliedDone)
+            {
+                node.seenDone[j] = impliedDone;
+            }
+        }
+        return arrive;
     }
 
     /** Whether a peer's flag can be right ({@link #reachedFlag}): not below 0, not beyond the calls peers can have reached. */
