@@ -10,14 +10,15 @@
 # --vs-c: the issue-16 set (barrier, bcast, reduce, allreduce, gather, scatter, allgather, alltoall) against C
 # Open MPI's (bench/c/osu_coll.c, --mca btl self,vader, --bind-to core, or none with more ranks than cores),
 # alternated per collective (C, jmpi, C, jmpi ...) in one invocation; warmup = calls before each size up to
-# 64 KiB on both sides (1000 = OSU's default). Prints per size the medians over rounds and the median of
-# the per-round ratios jmpi / C.
+# 64 KiB on both sides (1000 = OSU's default), with the harness's own barrier and three reductions after every 1000
+# of them (so that jmpi's compiled code has seen them before the timer starts; docs/collectives.md, "Where a small
+# call's time goes"). Prints per size the medians over rounds and the median of the per-round ratios jmpi / C.
+# Where a mean looks wrong, bench/coll CollTrace splits a size's time into p50, tails, stalls, JIT, GC and parks.
 # --targets: every run issue 16's targets need, in one command: --vs-c at 2 and 4 JVMs and at 2, 4 and 8 ranks as
 # threads, each with the long warm-up (default 20000 calls per size) and with OSU's default (1000), maxBytes
 # (default 1024) and rounds (default 2) as given; then, per configuration, jmpi's OSU-warm-up figure over its
-# long-warm-up figure per size (item 4: at most 2); last, 2 JVMs with the rooted calls forced through the node
-# region (the selection across JVMs); last, the plots (CollReport) into bench/target/coll-targets/img. About 30 minutes
-# at the defaults on a 2-vCPU machine.
+# long-warm-up figure per size (item 4: at most 2); then CollTrace at 2 JVMs and 2 threads (p50 and stalls per block);
+# last, the plots (CollReport) into bench/target/coll-targets/img. About 35 minutes at the defaults on a 2-vCPU machine.
 # --rooted: the selection across JVMs for the rooted calls (bcast, reduce, gather, scatter): np JVMs (default 4),
 # per round and collective C Open MPI, jmpi with `auto` and jmpi forced through the node region, alternated in one
 # invocation; two tables (auto against C, node against C). Default warm-up 20000 calls per size.
@@ -164,11 +165,24 @@ if [ "${1:-}" = "--targets" ]; then
     vs_c "$np" "$mode" "$max" "$rounds" 1000 "$base-osu"; echo
     python3 -c "$report" warmup "$base-long" "$base-osu" "$where" "$ops_vs_c" "$rounds"; echo
   done
-  # Across JVMs `auto` keeps the rooted calls on point-to-point; this pass forces them through the node region,
-  # for the selection (docs/collectives.md, "Selection across JVMs").
-  echo "## 2 JVMs, bcast, reduce, gather and scatter forced through the node region, long warm-up"; echo
-  vs_c 2 "" "$max" "$rounds" "$long" bench/target/coll-targets/2-jvm-rooted-node --param coll.bcast.algorithm=node \
-    --param coll.reduce.algorithm=node --param coll.gather.algorithm=node --param coll.scatter.algorithm=node
+  # Where the small sizes' time goes (CollTrace: per block of 10,000 calls the p50, p99, the calls over 20 us and
+  # their share, compilation, collections and context switches), 2 JVMs and 2 threads, 4 B and 1 KiB, long warm-up
+  # (docs/collectives.md, "Where a small call's time goes"). The rooted calls' selection at 4 JVMs: --rooted 4.
+  for mode in "" --threads; do
+    where="2 JVMs" kind=jvm
+    if [ -n "$mode" ]; then where="2 ranks as threads" kind=threads; fi
+    trace=bench/target/coll-targets/trace-2-$kind.txt
+    : > "$trace"
+    for op in $ops_vs_c; do
+      for bytes in 4 1024; do
+        [ "$op" = barrier ] && [ "$bytes" != 4 ] && continue
+        bin/jmpirun -np 2 $mode -cp bench/target/classes org.jmpi.bench.coll.CollTrace "$op" "$bytes" "$long" 3 10000 \
+          --warm-harness >> "$trace"
+      done
+    done
+    echo "## $where, CollTrace (per block: mean, p50, p99, max us; calls over 20 us and their share)"; echo
+    echo '```'; cat "$trace"; echo '```'; echo
+  done
   # The plots (latency by size per collective, jmpi as JVMs and threads against C; the barrier by rank count).
   source bench/java21.sh
   "$java" -cp 'bench/target/classes:bench/target/lib/*' org.jmpi.bench.coll.CollReport bench/target/coll-targets "$rounds" \

@@ -4,12 +4,16 @@
  * minimum and maximum over ranks of the mean time per call. Sizes are bytes per rank (per block for
  * allgather, alltoall, gather, scatter, reduce_scatter), ints, doubled from 4.
  * Usage: osu_coll <barrier|bcast|reduce|allreduce|allgather|alltoall|gather|scatter|reduce_scatter> [maxBytes] [warmup]
- * (warmup: calls before each size up to 64 KiB, default 1000 as OSU; a tenth of it above 64 KiB).
+ * (warmup: calls before each size up to 64 KiB, default 1000 as OSU; a fiftieth of it, at least 20, above 64 KiB;
+ * every 1000 warm-up calls, and after the last, a barrier and the three reductions that report a size).
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Warm-up calls between two passes of the harness's own barrier and reductions (as OsuCollective). */
+#define WARMUP_CHUNK 1000
 
 static void call(const char *op, int *send, int *recv, int ints, int *counts)
 {
@@ -55,12 +59,24 @@ int main(int argc, char **argv)
         long warmup = large ? (small_warmup / 50 > 20 ? small_warmup / 50 : 20) : small_warmup;
         int ints = bytes / 4 > 0 ? (int)(bytes / 4) : 1;
         for (int i = 0; i < size; i++) counts[i] = ints;
-        for (long i = 0; i < warmup; i++) call(op, send, recv, ints, counts);
+        double sum, min, max;
+        for (long i = 0; i < warmup; i++)
+        {
+            call(op, send, recv, ints, counts);
+            if ((i + 1) % WARMUP_CHUNK == 0 || i + 1 == warmup)
+            {
+                /* the harness's own calls, as OsuCollective's warm-up makes them (its JIT must see them) */
+                double zero = 0;
+                MPI_Barrier(MPI_COMM_WORLD);
+                MPI_Reduce(&zero, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+                MPI_Reduce(&zero, &min, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+                MPI_Reduce(&zero, &max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+            }
+        }
         MPI_Barrier(MPI_COMM_WORLD);
         double start = MPI_Wtime();
         for (int i = 0; i < iterations; i++) call(op, send, recv, ints, counts);
         double us = (MPI_Wtime() - start) * 1e6 / iterations;
-        double sum, min, max;
         MPI_Reduce(&us, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
         MPI_Reduce(&us, &min, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
         MPI_Reduce(&us, &max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);

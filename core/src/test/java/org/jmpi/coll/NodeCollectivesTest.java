@@ -508,6 +508,76 @@ class NodeCollectivesTest
         });
     }
 
+    /**
+     * Through files, a gather or reduce sender whose part fits one round runs ahead without learning the root's
+     * total: where the root's total takes several rounds (or the other way round), the root fails with ERR_TRUNCATE
+     * and waits for no round that a sender will never post; the communicator works afterwards.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    @Timeout(120)
+    void shouldNotWaitForRoundsARunningAheadSenderNeverPosts(final int size)
+    {
+        Ranks.run(size, ThreadLevel.SINGLE, file("1k"), (mpi, world) ->
+        {
+            final int root = size - 1;
+            for (final boolean rootLarge : new boolean[] {true, false})
+            {
+                final boolean large = (world.rank() == root) == rootLarge;
+                final int count = large ? 300 : 2;
+                final int[] all = ints(300 * size, -1);
+                final int[] sum = ints(300, -1);
+                for (final boolean reduce : new boolean[] {false, true})
+                {
+                    final org.jmpi.ErrorClass got = errorOf(() ->
+                    {
+                        if (reduce)
+                        {
+                            world.reduce(ints(count, 1), 0, sum, 0, count, Datatype.INT, Op.SUM, root);
+                        }
+                        else
+                        {
+                            world.gather(ints(count, 1), 0, count, Datatype.INT, all, 0, count, Datatype.INT, root);
+                        }
+                    });
+                    final String what = (reduce ? "reduce" : "gather") + ", root " + (rootLarge ? "large" : "small") + ", rank " +
+                        world.rank();
+                    if (world.rank() == root)
+                    {
+                        assertEquals(org.jmpi.ErrorClass.ERR_TRUNCATE, got, what);
+                    }
+                    else if (large)
+                    {
+                        assertEquals(org.jmpi.ErrorClass.ERR_TRUNCATE, got, what + " (learns the root's total)");
+                    }
+                    else
+                    {
+                        assertEquals(org.jmpi.ErrorClass.SUCCESS, got, what + " (ran ahead)");
+                    }
+                }
+            }
+            final int[] gathered = ints(300 * size, -1);
+            world.gather(ints(300, world.rank()), 0, 300, Datatype.INT, gathered, 0, 300, Datatype.INT, root);
+            if (world.rank() == root)
+            {
+                assertEquals(31 * (size - 1), gathered[300 * (size - 1)], "the communicator works afterwards");
+            }
+        });
+    }
+
+    private static org.jmpi.ErrorClass errorOf(final Runnable call)
+    {
+        try
+        {
+            call.run();
+            return org.jmpi.ErrorClass.SUCCESS;
+        }
+        catch (final MpiException e)
+        {
+            return e.errorClass();
+        }
+    }
+
     /** Many more ranks than cores (16 threads on the 2-vCPU machine): every wait must yield or park, never only spin. */
     @ParameterizedTest
     @ValueSource(ints = {4, 16})

@@ -32,6 +32,8 @@ public final class OsuCollective
     private static final int LARGE_ITERATIONS = 200;
     private static final int LARGE_WARMUP = 20;
     private static final int LARGE_SIZE = 64 * 1024;
+    /** Warm-up calls between two passes of the harness's own barrier and reductions ({@link #report}). */
+    private static final int WARMUP_CHUNK = 1_000;
 
     private OsuCollective()
     {
@@ -84,34 +86,57 @@ public final class OsuCollective
                 final int iterations = bytes > LARGE_SIZE ? LARGE_ITERATIONS : SMALL_ITERATIONS;
                 final int warmup = bytes > LARGE_SIZE ? Math.max(LARGE_WARMUP, smallWarmup / 50) : smallWarmup;
                 final Runnable call = call(world, op, bytes, persistent);
-                for (int i = 0; i < warmup; i++)
+                for (int done = 0; done < warmup; done += WARMUP_CHUNK)
                 {
-                    call.run();
+                    loop(call, Math.min(WARMUP_CHUNK, warmup - done));
+                    world.barrier();
+                    report(world, 0);
                 }
                 world.barrier();
-                final long start = System.nanoTime();
-                for (int i = 0; i < iterations; i++)
-                {
-                    call.run();
-                }
-                final double us = (System.nanoTime() - start) / 1e3 / iterations;
-                final double[] mine = {us, us, us};
-                final double[] sum = new double[1];
-                final double[] min = new double[1];
-                final double[] max = new double[1];
-                world.reduce(mine, 0, sum, 0, 1, Datatype.DOUBLE, Op.SUM, 0);
-                world.reduce(mine, 1, min, 0, 1, Datatype.DOUBLE, Op.MIN, 0);
-                world.reduce(mine, 2, max, 0, 1, Datatype.DOUBLE, Op.MAX, 0);
+                final double us = loop(call, iterations) / 1e3 / iterations;
+                final double[] stats = report(world, us);
                 if (world.rank() == 0)
                 {
-                    System.out.printf("%-12d %17.2f %17.2f %17.2f %11d%n", bytes, sum[0] / size, min[0], max[0], iterations);
+                    System.out.printf("%-12d %17.2f %17.2f %17.2f %11d%n", bytes, stats[0] / size, stats[1], stats[2], iterations);
                 }
             }
         }
     }
 
+    /**
+     * Times {@code count} calls back to back; returns the loop's nanoseconds. The warm-up runs through this method
+     * too, so the timed loop is compiled code from its first call (OSU's C runs warm-up and timed calls in one loop).
+     */
+    private static long loop(final Runnable call, final int count)
+    {
+        final long start = System.nanoTime();
+        for (int i = 0; i < count; i++)
+        {
+            call.run();
+        }
+        return System.nanoTime() - start;
+    }
+
+    /**
+     * The sum, minimum and maximum over ranks of {@code us} at rank 0 (three reduces of one double, as
+     * bench/c/osu_coll.c). The warm-up calls it too, with the barrier before the timed loop, every
+     * {@link #WARMUP_CHUNK} calls: the JIT compiler then has seen every path the run takes (the barrier's and
+     * these reductions' through the same node collective code as the measured call) before the timer starts;
+     * otherwise the first timed size deoptimises and recompiles that code under the timer (session 10: the
+     * "4 B" column was the job's first size at 3-10 us per call where the next sizes took 0.2-1 us).
+     */
+    private static double[] report(final Comm world, final double us)
+    {
+        final double[] mine = {us, us, us};
+        final double[] out = new double[3];
+        world.reduce(mine, 0, out, 0, 1, Datatype.DOUBLE, Op.SUM, 0);
+        world.reduce(mine, 1, out, 1, 1, Datatype.DOUBLE, Op.MIN, 0);
+        world.reduce(mine, 2, out, 2, 1, Datatype.DOUBLE, Op.MAX, 0);
+        return out;
+    }
+
     /** One call of {@code op} with {@code bytes} per rank (or per block), as a runnable. */
-    private static Runnable call(final Comm world, final String op, final int bytes, final boolean persistent)
+    static Runnable call(final Comm world, final String op, final int bytes, final boolean persistent)
     {
         final int size = world.size();
         final int ints = Math.max(1, bytes / 4);

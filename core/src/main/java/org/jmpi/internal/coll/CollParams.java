@@ -24,11 +24,11 @@ public final class CollParams
     public static final ParamSpec BCAST_ALGORITHM = new ParamSpec("jmpi.coll.bcast.algorithm", "auto", "name",
         "Bcast algorithm: auto (node where the ranks are threads of this JVM), node (through the communicator's node region; ranks on one node), binomial, scatter_allgather (scatter then ring allgather). Across nodes, auto and hier run it in two levels (within each node, among the nodes' leaders, within each node again; docs/collectives.md).");
     public static final ParamSpec REDUCE_ALGORITHM = new ParamSpec("jmpi.coll.reduce.algorithm", "auto", "name",
-        "Reduce algorithm: auto (node where the ranks are threads of this JVM, else binomial), node (ranks on one node), binomial. Across nodes, auto and hier run it in two levels (within each node, among the nodes' leaders, within each node again; docs/collectives.md).");
+        "Reduce algorithm: auto (node where the ranks are threads of this JVM, or JVMs of one node that do not outnumber its processors; else binomial), node (ranks on one node), binomial. Across nodes, auto and hier run it in two levels (within each node, among the nodes' leaders, within each node again; docs/collectives.md).");
     public static final ParamSpec GATHER_ALGORITHM = new ParamSpec("jmpi.coll.gather.algorithm", "auto", "name",
-        "Gather algorithm: auto (node where the ranks are threads of this JVM, else linear), node (ranks on one node), linear.");
+        "Gather algorithm: auto (node where the ranks are threads of this JVM, or JVMs of one node that do not outnumber its processors; else linear), node (ranks on one node), linear.");
     public static final ParamSpec SCATTER_ALGORITHM = new ParamSpec("jmpi.coll.scatter.algorithm", "auto", "name",
-        "Scatter algorithm: auto (node where the ranks are threads of this JVM, else linear), node (ranks on one node), linear.");
+        "Scatter algorithm: auto (node where the ranks are threads of this JVM, or JVMs of one node that do not outnumber its processors; else linear), node (ranks on one node), linear.");
     public static final ParamSpec NODE_SLOT = new ParamSpec("jmpi.coll.node.slot", "16k", "bytes",
         "Node collectives: bytes of each rank's slot in a communicator's region. Calls whose data per rank (scatter, alltoall: all blocks) fits go through the slots, larger ones copy straight between the ranks' buffers (threads) or go through the slots in rounds (JVMs).");
     public static final ParamSpec BCAST_SHORT = new ParamSpec("jmpi.coll.bcast.short", "12k", "bytes",
@@ -49,13 +49,15 @@ public final class CollParams
         "Persistent barrier, bcast, reduce, allreduce, gather(v), scatter(v), allgather on communicators whose ranks share one JVM: auto (put or get, whichever the calibrated cost model predicts faster), put, get, or p2p (no put/get schedule: the path the blocking call takes, the node collectives where they are selected, else the point-to-point schedules). Elsewhere always p2p.");
     public static final ParamSpec PERSISTENT_CALIBRATION = new ParamSpec("jmpi.coll.persistent.calibration", "", "path",
         "File of the put/get calibration (t_sync per rank count, t_put, t_get): what it holds is loaded, what it lacks is measured at first use and added to it. Empty: measured once per job (t_sync once per rank count).");
+    public static final ParamSpec TRACE = new ParamSpec("jmpi.coll.trace", "false", "boolean",
+        "Every rank prints on stderr, once per communicator, call and path, which path its collective calls take: the node region (heap or file; slot, direct or rounds) or a point-to-point schedule (docs/collectives.md, \"Tracing the paths\").");
     public static final ParamSpec CHECK = new ParamSpec("jmpi.coll.check", "false", "boolean",
         "Before every collective, check that all ranks called the same collective with the same root and message size (one extra allreduce): a mismatch is ERR_OTHER on every rank instead of a hang or wrong data.");
 
     /** Every collective parameter, for the registry and docs/parameters.md. */
     public static final List<ParamSpec> ALL = List.of(BARRIER_ALGORITHM, BCAST_ALGORITHM, REDUCE_ALGORITHM, GATHER_ALGORITHM,
         SCATTER_ALGORITHM, NODE_SLOT, org.jmpi.internal.coll.node.NodeHost.REGION, BCAST_SHORT, ALLREDUCE_ALGORITHM, ALLREDUCE_SHORT,
-        ALLGATHER_ALGORITHM, ALLTOALL_ALGORITHM, ALLTOALL_SHORT, REDUCE_SCATTER_ALGORITHM, CHECK,
+        ALLGATHER_ALGORITHM, ALLTOALL_ALGORITHM, ALLTOALL_SHORT, REDUCE_SCATTER_ALGORITHM, CHECK, TRACE,
         PERSISTENT_SCHEDULE, PERSISTENT_CALIBRATION);
 
     /**
@@ -82,6 +84,7 @@ public final class CollParams
     final String persistentSchedule;
     final String persistentCalibration;
     final boolean check;
+    final boolean trace;
 
     private CollParams(final Params p)
     {
@@ -106,6 +109,7 @@ public final class CollParams
         persistentSchedule = choice(p, PERSISTENT_SCHEDULE, "auto", "put", "get", "p2p");
         persistentCalibration = p.get(PERSISTENT_CALIBRATION);
         check = p.getBoolean(CHECK);
+        trace = p.getBoolean(TRACE);
     }
 
     /** The collective parameters of {@code p} (a rank's job parameters). */

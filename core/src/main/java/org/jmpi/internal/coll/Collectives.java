@@ -75,7 +75,15 @@ public final class Collectives
 
         public RequestImpl start()
         {
-            return node != null ? node.get() : new CollRequest(comm, call, schedule, tag).launch();
+            if (node != null)
+            {
+                return node.get();
+            }
+            if (PathTrace.on(comm))
+            {
+                PathTrace.note(comm, call, "point-to-point schedule, " + schedule.transferCount() + " transfers");
+            }
+            return new CollRequest(comm, call, schedule, tag).launch();
         }
 
         /** This plan with a put/get alternative that a persistent request may use instead of the schedule. */
@@ -99,12 +107,13 @@ public final class Collectives
     }
 
     /**
-     * As above; for a {@code rooted} call (reduce, gather, scatter) "auto" picks the node collectives only where
-     * the region lies on the heap. Across JVMs the region beat point-to-point for all four rooted calls at 2 JVMs
-     * (quiet, session 8), but at 4 JVMs on 2 vCPUs (oversubscribed and loaded, bench/coll-osu.sh --rooted 4,
-     * session 9) only bcast won at every size (4 B-1 KiB: 57.5/18.5/24.0 against 87.5/37.4/78.2 us); reduce,
-     * gather and scatter lost at 4 and 64 B by 1.7-14x, so bcast passes {@code rooted} false and the other
-     * three stay on point-to-point across JVMs (docs/collectives.md, "Selection across JVMs").
+     * As above; for a {@code rooted} call (reduce, gather, scatter) "auto" picks the node collectives where the
+     * region lies on the heap, and across JVMs only while the job's ranks on the node do not outnumber its
+     * processors ({@code NodeCollectives.rootedOnNode}): quiet, at 2 JVMs, the region beat point-to-point for all
+     * four rooted calls (session 9, 1 KiB: gather 0.47 against 2.27 us, scatter 0.33 against 1.43, reduce 1.42
+     * against 2.17), while at 4 JVMs on 2 vCPUs (oversubscribed, loaded; bench/coll-osu.sh --rooted 4) reduce,
+     * gather and scatter lost at 4 and 64 B by 1.7-14x. bcast passes {@code rooted} false: it won at every size
+     * at 2 and 4 JVMs (docs/collectives.md, "Selection across JVMs").
      */
     static boolean nodeSelected(final CommState c, final String algorithm, final boolean rooted)
     {
@@ -113,7 +122,7 @@ public final class Collectives
         {
             return false;
         }
-        return algorithm.equals("node") || (algorithm.equals("auto") && c.size() > 1 && (!rooted || NodeCollectives.onHeap(c)));
+        return algorithm.equals("node") || (algorithm.equals("auto") && c.size() > 1 && (!rooted || NodeCollectives.rootedOnNode(c)));
     }
 
     /** The plan of a node collective call: each start runs {@code node}. */

@@ -38,10 +38,16 @@ public final class NodeCollectives
         return NodeComm.of(c, 0).available;
     }
 
-    /** Whether node collectives on {@code c} run through a heap region (its ranks share this JVM's heap). */
-    public static boolean onHeap(final CommState c)
+    /**
+     * Whether the rooted calls (reduce, gather, scatter) should take the node path under {@code auto}: on the heap
+     * always; across JVMs only while the job's ranks on this node do not outnumber its processors. Oversubscribed,
+     * a descheduled root holds its readers (and, in a loop, its non-roots two calls later), where the
+     * point-to-point non-roots send eagerly and return (docs/collectives.md, "Selection across JVMs").
+     */
+    public static boolean rootedOnNode(final CommState c)
     {
-        return NodeComm.of(c, 0).heap;
+        final NodeComm n = NodeComm.of(c, 0);
+        return n.heap || !n.oversubscribed();
     }
 
     /** How many node collective calls this rank has started on {@code c} (tests and benchmarks). Calling thread. */

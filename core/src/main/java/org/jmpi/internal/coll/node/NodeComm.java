@@ -10,6 +10,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
+import org.jmpi.internal.coll.PathTrace;
 import org.jmpi.internal.pt2pt.CommState;
 import org.jmpi.internal.pt2pt.PointToPoint;
 import org.jmpi.internal.pt2pt.RequestImpl;
@@ -65,6 +66,8 @@ final class NodeComm
     final int size;
     /** The communicator's error handler, as every call's request reports to it (made once, not per call). */
     final RequestImpl.ErrorSink errors;
+    /** Whether {@code jmpi.coll.trace} is on ({@link PathTrace}). */
+    final boolean trace;
     private NodeRegion region;
     /** Number of the last call started. */
     private long started;
@@ -79,12 +82,16 @@ final class NodeComm
      * peer's done flag has reached it.
      */
     final long[] halfUser = new long[2];
+    /** Per rank, the highest done flag this rank has read from it (engine thread; {@link NodeOp}'s guards). */
+    final long[] seenDone;
     /** Mapped regions, engine thread: the setup's messages in flight and its failure. */
     private RequestImpl setupReceive;
     private byte[] setupMessage;
     private final List<RequestImpl> setupSends = new ArrayList<>();
     private MpiException setupFailure;
     private boolean fileReleased;
+    /** Mapped regions: a spare {@link SlotRounds} (engine thread; calls in flight at once take more). */
+    private SlotRounds spareRounds;
     private byte[] scratch = new byte[0];
     private UnsafeBuffer scratchBuffer = new UnsafeBuffer(scratch);
 
@@ -96,7 +103,9 @@ final class NodeComm
         this.available = heap || host != null && host.serves(comm);
         this.rank = comm.rank();
         this.size = comm.size();
+        this.seenDone = new long[size];
         this.errors = comm::handle;
+        this.trace = PathTrace.on(comm);
     }
 
     /** The state of {@code c}; {@code slotBytes}: the size of a slot in its region, if this rank creates it. */
@@ -218,6 +227,12 @@ final class NodeComm
         }
     }
 
+    /** Whether the job's ranks on this node outnumber its processors ({@link NodeHost#oversubscribed}); false without a host. */
+    boolean oversubscribed()
+    {
+        return host != null && host.oversubscribed();
+    }
+
     /** The region this rank attached, or null before its first call (tests: read after a call completed). */
     NodeRegion attached()
     {
@@ -286,6 +301,21 @@ final class NodeComm
     long nextCall()
     {
         return ++started;
+    }
+
+    /** Rounds for {@code call} through the mapped {@code region}: the spare if there is one. Engine thread. */
+    SlotRounds rounds(final NodeOp call, final NodeRegion mapped)
+    {
+        final SlotRounds r = spareRounds != null ? spareRounds : new SlotRounds(this, mapped);
+        spareRounds = null;
+        return r.bind(call);
+    }
+
+    /** Takes back the rounds of a finished call as the spare. Engine thread. */
+    void release(final SlotRounds r)
+    {
+        r.release();
+        spareRounds = r;
     }
 
     /** A scratch array of at least {@code bytes}. Engine thread. */

@@ -40,11 +40,15 @@ public final class NodeHost
     private final Transport[] routes;
     private final PeerWaker[] wakers;
     private final boolean fileForced;
+    /** Whether the job's ranks on this node outnumber its processors (every rank of the node computes the same). */
+    private final boolean oversubscribed;
 
-    private NodeHost(final String jobId, final Path dir, final Transport[] routes, final boolean fileForced)
+    private NodeHost(final String jobId, final Path dir, final Transport[] routes, final boolean fileForced,
+        final boolean oversubscribed)
     {
         this.jobId = jobId;
         this.fileForced = fileForced;
+        this.oversubscribed = oversubscribed;
         this.dir = dir;
         this.routes = routes.clone();
         this.wakers = new PeerWaker[routes.length];
@@ -64,7 +68,14 @@ public final class NodeHost
         {
             throw new MpiException(ErrorClass.ERR_ARG, "parameter " + REGION.name() + "=" + region + " is not one of auto, file");
         }
-        services.install(NodeHost.class, new NodeHost(jobId, Path.of(services.params().get(SHM_DIR)), routes, region.equals("file")));
+        final String node = services.nodeOf(services.worldRank());
+        int onThisNode = 0;
+        for (int w = 0; w < routes.length; w++)
+        {
+            onThisNode += services.nodeOf(w).equals(node) ? 1 : 0;
+        }
+        services.install(NodeHost.class, new NodeHost(jobId, Path.of(services.params().get(SHM_DIR)), routes, region.equals("file"),
+            onThisNode > Runtime.getRuntime().availableProcessors()));
     }
 
     /** The rank's host, or null where the runtime installed none (tests that build services by hand). */
@@ -96,6 +107,15 @@ public final class NodeHost
             }
         }
         return true;
+    }
+
+    /**
+     * Whether the job's ranks on this node outnumber the processors the JVM reports (the launcher gives every rank
+     * JVM of a node the same count, bound or not), so every rank of the node answers alike.
+     */
+    boolean oversubscribed()
+    {
+        return oversubscribed;
     }
 
     /** Whether regions lie in files even where the ranks share the heap ({@code jmpi.coll.node.region=file}). */

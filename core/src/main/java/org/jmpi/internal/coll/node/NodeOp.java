@@ -7,6 +7,7 @@ import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.Op;
 import org.jmpi.Status;
+import org.jmpi.internal.coll.PathTrace;
 import org.jmpi.internal.datatype.Convertor;
 import org.jmpi.internal.engine.ProgressEngine;
 import org.jmpi.internal.pt2pt.RequestImpl;
@@ -247,6 +248,11 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                     {
                         return false;
                     }
+                    if (rounds != null)
+                    {
+                        node.release(rounds);
+                        rounds = null;
+                    }
                     complete(OK, failure);
                     return true;
                 }
@@ -274,7 +280,13 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         }
         else if (kind != Kind.BARRIER)
         {
-            rounds = new SlotRounds(this, node, region);
+            rounds = node.rounds(this, region);
+        }
+        if (node.trace)
+        {
+            PathTrace.note(node.comm, call, "node, " + (region.heap() ? "heap region, " : "file region, ") + (kind == Kind.BARRIER ?
+                "arrive flags" : rounds != null ? rounds.describe() : (direct ? "direct (buffers posted)" : "slot") + ", " + bytes +
+                " bytes per block"));
         }
         return true;
     }
@@ -419,19 +431,19 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         {
             case BCAST, SCATTER ->
             {
-                return me == root || reached(region.arrive(root), root);
+                return me == root || reached(arriveOf(root), root);
             }
             case GATHER ->
             {
-                return direct ? me == root || reached(region.arrive(root), root) : me != root || allArrived();
+                return direct ? me == root || reached(arriveOf(root), root) : me != root || allArrived(0);
             }
             case REDUCE ->
             {
-                return (!direct && me != root) || allArrived();
+                return (!direct && me != root) || allArrived(0);
             }
             default ->
             {
-                return allArrived();
+                return allArrived(0);
             }
         }
     }
@@ -692,17 +704,12 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
     {
         for (int j = 0; j < size; j++)
         {
-            if (j != me && !reachedFlag(region.arrive(j), j, NodeRegionDescriptor.flag(seq, r)))
+            if (j != me && !reachedFlag(arriveOf(j), j, NodeRegionDescriptor.flag(seq, r)))
             {
                 return false;
             }
         }
         return true;
-    }
-
-    private boolean allArrived()
-    {
-        return allArrived(0);
     }
 
     /** Whether every rank, this one included, has set its done flag to the last round of this call. */
@@ -711,14 +718,28 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         return node.lastDone >= seq && peersDone(NodeRegionDescriptor.flag(seq, NodeRegionDescriptor.ROUND_LAST));
     }
 
-    /** Whether every rank but this one has set its done flag to {@code flag} (a call and round) or beyond. */
+    /**
+     * Whether every rank but this one has set its done flag to {@code flag} (a call and round) or beyond. A done flag
+     * only goes up, so a value seen once ({@link NodeComm#seenDone}) answers later guards without reading the peer's
+     * control block again (in a loop of calls, every other guard reads no peer line).
+     */
     private boolean peersDone(final long flag)
     {
+        final long[] seen = node.seenDone;
         for (int j = 0; j < size; j++)
         {
-            if (j != me && !reachedFlag(region.done(j), j, flag))
+            if (j == me || seen[j] >= flag)
+            {
+                continue;
+            }
+            final long done = region.done(j);
+            if (!reachedFlag(done, j, flag))
             {
                 return false;
+            }
+            if (validFlag(done))
+            {
+                seen[j] = done;
             }
         }
         return true;
@@ -733,7 +754,7 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
     /** Whether rank {@code j}'s arrive flag has reached round {@code r} of this call. */
     boolean arrived(final int j, final long r)
     {
-        return reachedFlag(region.arrive(j), j, NodeRegionDescriptor.flag(seq, r));
+        return reachedFlag(arriveOf(j), j, NodeRegionDescriptor.flag(seq, r));
     }
 
     /**
@@ -746,13 +767,40 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
      */
     private boolean reachedFlag(final long flag, final int j, final long target)
     {
-        if (flag < 0 || NodeRegionDescriptor.callOf(flag) > node.highestSeen + MAX_LEAD + 1)
+        if (!validFlag(flag))
         {
             fail(new MpiException(ErrorClass.ERR_INTERN, "rank " + j + "'s flag in the node collective region holds 0x" +
                 Long.toHexString(flag) + " at call " + seq));
             return true;
         }
         return flag >= target;
+    }
+
+    /**
+     * Rank {@code j}'s arrive flag. A rank posts call n only once its calls before n are done (their done flags
+     * written, barriers aside, which write none and which no guard waits for), so an arrival at call n stands for
+     * done flags up to call n - 1: recorded in {@link NodeComm#seenDone}, it spares the guards of calls that read
+     * every peer's arrival (allreduce, allgather, alltoall, barrier in a loop) any read of a done flag.
+     */
+    private long arriveOf(final int j)
+    {
+        final long arrive = region.arrive(j);
+        final long call = NodeRegionDescriptor.callOf(arrive);
+        if (call > 1 && validFlag(arrive))
+        {
+            final long impliedDone = NodeRegionDescriptor.flag(call - 1, NodeRegionDescriptor.ROUND_LAST);
+            if (node.seenDone[j] < impliedDone)
+            {
+                node.seenDone[j] = impliedDone;
+            }
+        }
+        return arrive;
+    }
+
+    /** Whether a peer's flag can be right ({@link #reachedFlag}): not below 0, not beyond the calls peers can have reached. */
+    private boolean validFlag(final long flag)
+    {
+        return flag >= 0 && NodeRegionDescriptor.callOf(flag) <= node.highestSeen + MAX_LEAD + 1;
     }
 
     /** Keeps the first failure, named after the call. */

@@ -30,53 +30,65 @@ import org.jmpi.internal.reduce.Kernels;
  */
 final class SlotRounds
 {
-    private final NodeOp owner;
     private final NodeComm node;
     private final NodeRegion region;
-    private final Kind kind;
     private final int me;
     private final int size;
-    private final int root;
-    /** This rank's total (per block for gather, scatter, allgather, alltoall). */
-    private final long bytes;
-    /** The call's parts and reduction, as {@link NodeOp} holds them. */
-    private final Part in;
-    private final Part out;
-    private final Part[] blocks;
-    private final Part[] outBlocks;
-    private final int unit;
-    private final int leader;
-    /** Stream bytes of one block per round. */
-    private final long chunk;
     /** Bytes of half a slot: what one round posts at most. */
     private final long halfBytes;
+    // The call's, set by bind():
+    private NodeOp owner;
+    private Kind kind;
+    private int root;
+    /** This rank's total (per block for gather, scatter, allgather, alltoall). */
+    private long bytes;
+    /** The call's parts and reduction, as {@link NodeOp} holds them. */
+    private Part in;
+    private Part out;
+    private Part[] blocks;
+    private Part[] outBlocks;
+    private int unit;
+    private int leader;
+    /** Stream bytes of one block per round. */
+    private long chunk;
     /** Why this call cannot run through the slots (a reduction unit larger than a slot), or null. */
-    private final String unfit;
-    private long total = -1;
-    private long count = 1;
+    private String unfit;
+    private long total;
+    private long count;
     private boolean mismatch;
+    /** The root of a gather or reduce of several rounds: the senders that posted one round only (they ran ahead), or null. */
+    private boolean[] oneRound;
 
-    SlotRounds(final NodeOp owner, final NodeComm node, final NodeRegion region)
+    /**
+     * Rounds through {@code region} for {@code node}'s calls: one per call in flight, made once and reused
+     * ({@link NodeComm#rounds}), so that a blocking call allocates none.
+     */
+    SlotRounds(final NodeComm node, final NodeRegion region)
     {
-        this.owner = owner;
         this.node = node;
         this.region = region;
-        this.kind = owner.kind;
         this.me = node.rank;
         this.size = node.size;
-        this.root = owner.root;
-        this.bytes = owner.bytes;
-        this.in = owner.in;
-        this.out = owner.out;
-        this.blocks = owner.blocks;
-        this.outBlocks = owner.outBlocks;
-        this.unit = owner.op == null ? 1 : Kernels.unitBytes(owner.op, owner.type);
+        this.halfBytes = region.halfBytes();
+    }
+
+    /** Takes on {@code call}'s rounds (its kind, root, parts and reduction); returns this. */
+    SlotRounds bind(final NodeOp call)
+    {
+        this.owner = call;
+        this.kind = call.kind;
+        this.root = call.root;
+        this.bytes = call.bytes;
+        this.in = call.in;
+        this.out = call.out;
+        this.blocks = call.blocks;
+        this.outBlocks = call.outBlocks;
+        this.unit = call.op == null ? 1 : Kernels.unitBytes(call.op, call.type);
         this.leader = switch (kind)
         {
             case BCAST, REDUCE, GATHER, SCATTER -> root;
             default -> 0;
         };
-        this.halfBytes = region.halfBytes();
         this.chunk = switch (kind)
         {
             case REDUCE, ALLREDUCE -> Math.max(unit, halfBytes / unit * unit);
@@ -86,6 +98,29 @@ final class SlotRounds
         this.unfit = chunk * (kind == Kind.SCATTER || kind == Kind.ALLTOALL ? size : 1) > halfBytes ? "a round of " + chunk + " bytes" +
             (unit > 1 ? " (a reduction unit)" : " per rank") + " does not fit half the node collective slot of " + region.slotBytes() +
             " bytes (raise jmpi.coll.node.slot or choose another algorithm)" : null;
+        this.total = -1;
+        this.count = 1;
+        this.mismatch = false;
+        this.oneRound = null;
+        return this;
+    }
+
+    /** Drops the finished call's references (its buffers), so that a spare holds none. */
+    void release()
+    {
+        owner = null;
+        in = null;
+        out = null;
+        blocks = null;
+        outBlocks = null;
+        oneRound = null;
+    }
+
+    /** What the trace says of this call's rounds ({@code jmpi.coll.trace}): as many as this rank's own total needs. */
+    String describe()
+    {
+        final long rounds = Math.max(1, (bytes + chunk - 1) / chunk);
+        return rounds + (rounds == 1 ? " round" : " rounds") + " of up to " + chunk + " bytes per block";
     }
 
     /** The number of rounds: 1 until the leader's total is known (after the first round's input). */
@@ -195,17 +230,70 @@ final class SlotRounds
     /** Whether the ranks whose round {@code r} (in half {@code h}) this rank reads have posted it (round 0: the leader too). */
     boolean inputsArrived(final long r, final int h)
     {
+        if ((kind == Kind.GATHER || kind == Kind.REDUCE) && me != root && r == 0 && bytes <= chunk)
+        {
+            // A sender whose whole part fits one round runs ahead: it need not learn the root's total, since it posts
+            // one round whatever that total is; the root checks the totals and waits for no second round from it.
+            total = bytes;
+            count = 1;
+            return true;
+        }
         final boolean arrived = switch (kind)
         {
             case BCAST, SCATTER -> me == root || owner.arrived(root, r);
-            case GATHER, REDUCE -> me == root ? owner.allArrived(r) : r > 0 || owner.arrived(root, 0);
+            case GATHER, REDUCE -> me == root ? sendersArrived(r) : r > 0 || owner.arrived(root, 0);
             default -> owner.allArrived(r);
         };
         if (arrived && r == 0)
         {
             learnTotal(h);
+            if (me == root && count > 1 && (kind == Kind.GATHER || kind == Kind.REDUCE))
+            {
+                findOneRoundSenders(h);
+            }
         }
         return arrived;
+    }
+
+    /** The root of a gather or reduce: whether every sender that posts round {@code r} has posted it. */
+    private boolean sendersArrived(final long r)
+    {
+        if (oneRound == null)
+        {
+            return owner.allArrived(r);
+        }
+        for (int j = 0; j < size; j++)
+        {
+            if (j != me && !oneRound[j] && !owner.arrived(j, r))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The root of a gather or reduce of several rounds: the senders whose total fits one round ran ahead and post
+     * no second round (their totals differ from the root's: ERR_TRUNCATE), so later rounds do not wait for them and
+     * the root reads no more data (the call fails).
+     */
+    private void findOneRoundSenders(final int h)
+    {
+        for (int j = 0; j < size; j++)
+        {
+            final long theirs = j == me ? bytes : region.total(j, h);
+            if (j != me && theirs <= chunk)
+            {
+                if (oneRound == null)
+                {
+                    oneRound = new boolean[size];
+                }
+                oneRound[j] = true;
+                mismatch = true;
+                owner.fail(new MpiException(ErrorClass.ERR_TRUNCATE, "rank " + j + " passes " + theirs + " bytes, rank " + me +
+                    " passes " + bytes + " (do all ranks pass matching counts, types and root?)"));
+            }
+        }
     }
 
     /** Takes the number of rounds from the leader's total (checked: a total no call can have is ERR_INTERN). */
