@@ -8,7 +8,8 @@
 #               each run measures every size up to the largest asked, the table shows the sizes asked;
 #  - allreduce: OsuCollective allreduce (core) and CompatAllreduce, int[] on both sides (core's harness has no
 #               direct form), every size from 4 B up to the largest asked.
-#  - alternating: CompatAlternating, 8-byte allreduce, ping-pong and bw window through core and through compat in
+#  - alternating: CompatAlternating, 8-byte allreduce, ping-pong, bw window and barrier, and bcast, reduce, allreduce,
+#               gather, scatter, allgather and alltoall at 8 B and 1 MiB, through core and through compat in
 #               blocks alternated within the same two JVMs (byte[] and direct buffers): the layer's own cost, without
 #               the difference between two pairs of JVMs that the parts above also measure.
 # Needs: mvn package done (bench and compat). Usage: bench/compat-vs-core.sh [rounds] [size...]
@@ -106,7 +107,7 @@ if "allreduce" in parts:
 for kind in ("arrays", "buffer") if "alternating" in parts else ():
     runs = [{l.split()[0]: [float(x) for x in l.split()[1:]] for l in open(f"{out}/alt-{kind}-{r}.txt") if l.strip() and not l.startswith("#")}
             for r in range(1, rounds + 1)]
-    print(f"alternating 8 B, {kind} (CompatAlternating, 21 blocks per side per run): medians over {rounds} runs")
+    print(f"alternating, {kind} (CompatAlternating, 21 blocks per side per run; parts without a size are 8 B): medians over {rounds} runs")
     print(f"{'part':>9} | {'core ns':>9} {'compat ns':>9} {'ratio p50':>9} {'B/call core':>11} {'compat':>8}")
     for part in runs[0]:
         col = lambda i: statistics.median(run[part][i] for run in runs)

@@ -1,20 +1,18 @@
 package org.jmpi.bench;
 
 import java.lang.management.ManagementFactory;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 
-import org.jmpi.Datatype;
 import org.jmpi.Intracomm;
 import org.jmpi.Mpi;
-import org.jmpi.Op;
 
 import mpi.MPI;
 import mpi.MPIException;
 
 /**
  * What jmpi-compat costs per call against core in the same two JVMs: 8-byte allreduce, ping-pong and osu_bw's window,
- * each as blocks of calls through core ({@code org.jmpi}) and through compat ({@code mpi}), alternated A B B A over
+ * barrier; osu_bibw's window at 8 B; ping-pong, osu_bw and osu_bibw at 1 MiB; bcast, reduce, allreduce, gather, scatter,
+ * allgather and alltoall at 8 B and 1 MiB ({@link CompatBlocks}), each as blocks of calls through core ({@code org.jmpi}) and through compat ({@code mpi}), alternated A B B A over
  * {@code rounds} rounds in one job, so that both see the same processes, placement, JIT state and load. Separate jobs per
  * side (bench/compat-vs-core.sh's other parts) compare two pairs of JVMs, whose own state (a 8-byte allreduce took
  * 1.2-1.8 us from one core job to the next in session 8) decides a 5% question more than the layer can.
@@ -33,35 +31,23 @@ import mpi.MPIException;
 public final class CompatAlternating
 {
     private static final int BYTES = 8;
-    private static final int WINDOW = 64;
-    private static final int TAG = 100;
-    private static final int ACK_TAG = 101;
+    /** The collectives' message sizes in bytes (OMB-J's osu_bcast ... osu_alltoall, at the 8 B and 1 MiB). */
+    private static final int[] COLLECTIVE_SIZES = {8, 1 << 20};
 
     /** One block of calls on one side; returns the elapsed nanoseconds. */
     @FunctionalInterface
-    private interface Block
+    interface Block
     {
         long run(int calls) throws MPIException;
     }
 
     private final Intracomm core;
     private final int rank;
-    private final int peer;
-    private final Object send;
-    private final Object recv;
-    private final int[] sendInts = new int[BYTES / 4];
-    private final int[] recvInts = new int[BYTES / 4];
-    private final byte[] ack = new byte[4];
-    private final org.jmpi.Request[] coreWindow = new org.jmpi.Request[WINDOW];
-    private final mpi.Request[] compatWindow = new mpi.Request[WINDOW];
 
-    private CompatAlternating(final boolean arrays) throws MPIException
+    private CompatAlternating()
     {
         this.core = Mpi.current().world();
         this.rank = core.rank();
-        this.peer = rank ^ 1;
-        this.send = arrays ? new byte[BYTES] : ByteBuffer.allocateDirect(BYTES);
-        this.recv = arrays ? new byte[BYTES] : ByteBuffer.allocateDirect(BYTES);
     }
 
     public static void main(final String[] args) throws MPIException
@@ -71,7 +57,7 @@ public final class CompatAlternating
         final int calls = parsed.positionalInt(1, 20_000);
         final boolean arrays = parsed.option("-a", "arrays").equals("arrays");
         MPI.Init(args);
-        final CompatAlternating bench = new CompatAlternating(arrays);
+        final CompatAlternating bench = new CompatAlternating();
         if (bench.core.size() != 2)
         {
             throw new IllegalArgumentException("CompatAlternating runs on 2 ranks, not " + bench.core.size());
@@ -83,9 +69,33 @@ public final class CompatAlternating
             System.out.printf("# %-10s %9s %10s %10s %5s %5s %12s %14s%n", "part", "core ns", "compat ns", "ratio p50", "p10", "p90",
                 "core B/call", "compat B/call");
         }
-        bench.part("allreduce", rounds, calls, 1, bench::coreAllreduce, bench::compatAllreduce);
-        bench.part("latency", rounds, calls, 2, bench::corePingPong, bench::compatPingPong);
-        bench.part("bw", rounds, Math.max(1, calls / WINDOW), WINDOW, bench::coreWindow, bench::compatWindow);
+        final CompatBlocks small = new CompatBlocks(bench.core, BYTES, arrays);
+        bench.part("allreduce", rounds, calls, 1, small::coreAllreduce, small::compatAllreduce);
+        bench.part("latency", rounds, calls, 2, small::corePingPong, small::compatPingPong);
+        bench.part("bw", rounds, Math.max(1, calls / CompatBlocks.WINDOW), CompatBlocks.WINDOW, w -> small.coreWindows(w, false),
+            w -> small.compatWindows(w, false));
+        bench.part("barrier", rounds, calls, 1, small::coreBarrier, small::compatBarrier);
+        for (final int size : COLLECTIVE_SIZES)
+        {
+            final CompatBlocks c = new CompatBlocks(bench.core, size, arrays);
+            // calls per block: as many as the 8-byte parts at small sizes, fewer as a call moves more (at least 20)
+            final int n = (int)Math.max(20, Math.min(calls, calls * 64L / size));
+            if (size > BYTES)
+            {
+                bench.part("latency-" + size, rounds, n, 2, c::corePingPong, c::compatPingPong);
+                bench.part("bw-" + size, rounds, Math.max(2, n / CompatBlocks.WINDOW), CompatBlocks.WINDOW, w -> c.coreWindows(w, false),
+                    w -> c.compatWindows(w, false));
+            }
+            bench.part("bibw-" + size, rounds, Math.max(2, n / CompatBlocks.WINDOW), 2 * CompatBlocks.WINDOW, w -> c.coreWindows(w, true),
+                w -> c.compatWindows(w, true));
+            bench.part("bcast-" + size, rounds, n, 1, c::coreBcast, c::compatBcast);
+            bench.part("reduce-" + size, rounds, n, 1, c::coreReduce, c::compatReduce);
+            bench.part("allreduce-" + size, rounds, n, 1, c::coreAllreduce, c::compatAllreduce);
+            bench.part("gather-" + size, rounds, n, 1, c::coreGather, c::compatGather);
+            bench.part("scatter-" + size, rounds, n, 1, c::coreScatter, c::compatScatter);
+            bench.part("allgather-" + size, rounds, n, 1, c::coreAllgather, c::compatAllgather);
+            bench.part("alltoall-" + size, rounds, n, 1, c::coreAlltoall, c::compatAlltoall);
+        }
         MPI.Finalize();
     }
 
@@ -144,107 +154,5 @@ public final class CompatAlternating
     private static long allocatedBytes()
     {
         return ((com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
-    }
-
-    private long coreAllreduce(final int calls)
-    {
-        final long t0 = System.nanoTime();
-        for (int i = 0; i < calls; i++)
-        {
-            core.allreduce(sendInts, 0, recvInts, 0, sendInts.length, Datatype.INT, Op.SUM);
-        }
-        return System.nanoTime() - t0;
-    }
-
-    private long compatAllreduce(final int calls) throws MPIException
-    {
-        final long t0 = System.nanoTime();
-        for (int i = 0; i < calls; i++)
-        {
-            MPI.COMM_WORLD.allReduce(sendInts, recvInts, sendInts.length, MPI.INT, MPI.SUM);
-        }
-        return System.nanoTime() - t0;
-    }
-
-    private long corePingPong(final int calls)
-    {
-        final long t0 = System.nanoTime();
-        for (int i = 0; i < calls; i++)
-        {
-            if (rank == 0)
-            {
-                core.send(send, 0, BYTES, Datatype.BYTE, peer, TAG);
-                core.recv(recv, 0, BYTES, Datatype.BYTE, peer, TAG);
-            }
-            else
-            {
-                core.recv(recv, 0, BYTES, Datatype.BYTE, peer, TAG);
-                core.send(send, 0, BYTES, Datatype.BYTE, peer, TAG);
-            }
-        }
-        return System.nanoTime() - t0;
-    }
-
-    private long compatPingPong(final int calls) throws MPIException
-    {
-        final long t0 = System.nanoTime();
-        for (int i = 0; i < calls; i++)
-        {
-            if (rank == 0)
-            {
-                MPI.COMM_WORLD.send(send, BYTES, MPI.BYTE, peer, TAG);
-                MPI.COMM_WORLD.recv(recv, BYTES, MPI.BYTE, peer, TAG);
-            }
-            else
-            {
-                MPI.COMM_WORLD.recv(recv, BYTES, MPI.BYTE, peer, TAG);
-                MPI.COMM_WORLD.send(send, BYTES, MPI.BYTE, peer, TAG);
-            }
-        }
-        return System.nanoTime() - t0;
-    }
-
-    private long coreWindow(final int windows)
-    {
-        final long t0 = System.nanoTime();
-        for (int w = 0; w < windows; w++)
-        {
-            for (int j = 0; j < WINDOW; j++)
-            {
-                coreWindow[j] = rank == 0 ? core.isend(send, 0, BYTES, Datatype.BYTE, peer, TAG) : core.irecv(recv, 0, BYTES, Datatype.BYTE, peer, TAG);
-            }
-            org.jmpi.Request.waitAll(coreWindow);
-            if (rank == 0)
-            {
-                core.recv(ack, 0, ack.length, Datatype.BYTE, peer, ACK_TAG);
-            }
-            else
-            {
-                core.send(ack, 0, ack.length, Datatype.BYTE, peer, ACK_TAG);
-            }
-        }
-        return System.nanoTime() - t0;
-    }
-
-    private long compatWindow(final int windows) throws MPIException
-    {
-        final long t0 = System.nanoTime();
-        for (int w = 0; w < windows; w++)
-        {
-            for (int j = 0; j < WINDOW; j++)
-            {
-                compatWindow[j] = rank == 0 ? MPI.COMM_WORLD.iSend(send, BYTES, MPI.BYTE, peer, TAG) : MPI.COMM_WORLD.iRecv(recv, BYTES, MPI.BYTE, peer, TAG);
-            }
-            mpi.Request.waitAll(compatWindow);
-            if (rank == 0)
-            {
-                MPI.COMM_WORLD.recv(ack, ack.length, MPI.BYTE, peer, ACK_TAG);
-            }
-            else
-            {
-                MPI.COMM_WORLD.send(ack, ack.length, MPI.BYTE, peer, ACK_TAG);
-            }
-        }
-        return System.nanoTime() - t0;
     }
 }
