@@ -211,6 +211,11 @@ public abstract sealed class Comm permits Intracomm, Intercomm
             throw s.handle(new MpiException(ErrorClass.ERR_COMM, "free: " + s.name() + " cannot be freed"));
         }
         Attributes.of(local).deleteAll(this);
+        if (state == local)
+        {
+            // Its context id may serve a later communicator: that one starts without these hints.
+            state.protocol().pathHints(state.contextId(), null, null);
+        }
         boolean first = true;
         for (final CommState part : parts())
         {
@@ -263,11 +268,31 @@ public abstract sealed class Comm permits Intracomm, Intercomm
         call("deleteAttr", () -> Attributes.of(local).delete(this, key));
     }
 
-    /** MPI_Comm_set_info: stores the hints (jmpi acts on none yet); copied by {@link #dup()}. */
+    /**
+     * MPI_Comm_set_info: stores the hints; copied by {@link #dup()}. jmpi acts on two, on an intracommunicator's
+     * point-to-point messages between ranks that reach each other's memory (docs/pvas.md): {@code jmpi.pvas.mode}
+     * ({@code auto}, {@code direct}, {@code staged}: this communicator's choice instead of the job's parameter) and
+     * {@code jmpi.fragment.size} (the staged fragment payload, bytes or {@code 8k}). Set the same values on every rank.
+     *
+     * @throws MpiException ERR_ARG for a malformed value of either (through the error handler)
+     */
     public void setInfo(final Info info)
     {
-        live("setInfo");
-        Attributes.of(local).info(info);
+        call("setInfo", () ->
+        {
+            // Checked first: a malformed hint changes nothing.
+            applyPathHints(info);
+            Attributes.of(local).info(info);
+        });
+    }
+
+    /** Hands this communicator's {@code jmpi.pvas.mode} and {@code jmpi.fragment.size} hints to the protocol (intracommunicators). */
+    final void applyPathHints(final Info info)
+    {
+        if (state == local && info != null)
+        {
+            state.protocol().pathHints(state.contextId(), info.get("jmpi.pvas.mode"), info.get("jmpi.fragment.size"));
+        }
     }
 
     /** MPI_Comm_get_info: a copy of the hints in use. */

@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * An info object (MPI 4.1 §10): ordered string key/value hints. Keys are at most {@link #MAX_KEY_LENGTH}
  * characters, values at most {@link #MAX_VALUE_LENGTH}. jmpi stores the hints given to communicators
- * ({@link Comm#setInfo}) and returns them; it acts on none yet.
+ * ({@link Comm#setInfo}) and returns them; it acts on {@code jmpi.pvas.mode} and {@code jmpi.fragment.size}
+ * (docs/pvas.md).
  *
  * <p>Threading: not thread-safe; an info object belongs to one thread at a time (as in MPI).
  */

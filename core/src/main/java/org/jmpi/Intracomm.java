@@ -42,6 +42,7 @@ public sealed class Intracomm extends Comm permits CartComm, GraphComm, DistGrap
     {
         final Intracomm copy = new Intracomm(derived);
         Attributes.of(state).copyTo(this, copy, Attributes.of(copy.local));
+        copy.applyPathHints(Attributes.of(copy.local).info());
         return copy;
     }
 

@@ -1,5 +1,7 @@
 package org.jmpi.internal.pt2pt;
 
+import org.agrona.collections.Int2ObjectHashMap;
+import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.internal.datatype.CopyCostModel;
@@ -7,6 +9,7 @@ import org.jmpi.internal.datatype.LayoutStats;
 
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Chooses the way each rendezvous message moves (issue 11, point 5; docs/pvas.md), and counts what it chose and
@@ -27,10 +30,28 @@ import java.util.Locale;
  * {@link CopyCostModel#startup}) unless {@code jmpi.pvas.calibration} names a file written by
  * {@code jmpirun --calibrate}; only a rank with a peer it reaches by peer memory needs it.
  *
- * <p>Threading: configured before traffic; then engine thread only.
+ * <p>A communicator may override the mode and the staged fragment size for its own point-to-point messages with the
+ * info hints {@link #MODE_HINT} and {@link #FRAGMENT_HINT} ({@code Comm.setInfo}, kept by {@code dup}): the sender
+ * consults its communicator's, the receiver its own (both ranks set the same hints, as MPI asks of hints that change
+ * behaviour). This is how bench's DdtPingPong measures auto, direct and staged alternately within one job
+ * ({@code --modes}), so the auto rule compares the paths under one JIT state and one placement. Under a job whose
+ * mode is not {@code auto} no cost model is loaded, and an {@code auto} hint then acts as {@code direct}.
+ *
+ * <p>Threading: configured before traffic; then engine thread only, except {@link #hint}, any thread (the hints are
+ * a copy-on-write map read through a volatile field).
  */
 final class PathSelector
 {
+    /** Info key: this communicator's {@code jmpi.pvas.mode} (auto, direct, staged). */
+    static final String MODE_HINT = "jmpi.pvas.mode";
+    /** Info key: this communicator's staged fragment payload in bytes ({@code 4096}, {@code 8k}), as {@code jmpi.fragment.size}. */
+    static final String FRAGMENT_HINT = "jmpi.fragment.size";
+
+    /** A communicator's overrides: a mode (null: the job's) and a fragment payload (0: the job's or the model's). */
+    record Hint(Mode mode, int fragmentBytes)
+    {
+    }
+
     /** How rendezvous messages between ranks with peer memory move. */
     enum Mode
     {
@@ -60,6 +81,17 @@ final class PathSelector
     private CopyCostModel model;
     private final int fragmentSize;
     private final SendPacking packing = new SendPacking();
+    // The receiver's last decision ({@link #takeDirect}): its inputs and its outcome.
+    private Datatype lastSendType;
+    private long lastSendCount;
+    private long lastBytes;
+    private int lastCopiers;
+    private int lastMaxFrame;
+    private long lastRecvBlocks;
+    private long lastRecvMinRun;
+    private boolean lastDirect;
+    /** Context id -> hint; null when no communicator has any (the common case: one volatile read per decision). */
+    private volatile Int2ObjectHashMap<Hint> hints;
 
     // Sender: how each send went out.
     private long eager;
@@ -107,6 +139,79 @@ final class PathSelector
         return mode;
     }
 
+    /**
+     * Sets (or, with both null or blank, clears) the overrides of the communicator whose point-to-point context is
+     * {@code contextId}, from its info hints {@link #MODE_HINT} and {@link #FRAGMENT_HINT}. Any thread.
+     *
+     * @throws MpiException ERR_ARG for an unknown mode or a fragment size that is not a positive byte count
+     */
+    synchronized void hint(final int contextId, final String modeValue, final String fragmentValue)
+    {
+        final Mode m = modeValue == null || modeValue.isBlank() ? null : Mode.parse(modeValue);
+        final int fragment = fragmentValue == null || fragmentValue.isBlank() ? 0 : parseFragment(fragmentValue);
+        final Int2ObjectHashMap<Hint> current = hints;
+        if (m == null && fragment == 0 && (current == null || !current.containsKey(contextId)))
+        {
+            return;
+        }
+        final Int2ObjectHashMap<Hint> next = new Int2ObjectHashMap<>();
+        if (current != null)
+        {
+            for (final Map.Entry<Integer, Hint> e : current.entrySet())
+            {
+                next.put(e.getKey().intValue(), e.getValue());
+            }
+        }
+        if (m == null && fragment == 0)
+        {
+            next.remove(contextId);
+        }
+        else
+        {
+            next.put(contextId, new Hint(m, fragment));
+        }
+        hints = next.isEmpty() ? null : next;
+    }
+
+    private static int parseFragment(final String value)
+    {
+        final String t = value.trim().toLowerCase(Locale.ROOT);
+        final long unit = t.endsWith("k") ? 1024 : t.endsWith("m") ? 1 << 20 : 1;
+        try
+        {
+            final long bytes = Long.parseLong(unit == 1 ? t : t.substring(0, t.length() - 1)) * unit;
+            if (bytes > 0 && bytes <= Integer.MAX_VALUE)
+            {
+                return (int)bytes;
+            }
+        }
+        catch (final NumberFormatException ex)
+        {
+            // below
+        }
+        throw new MpiException(ErrorClass.ERR_ARG, "info hint " + FRAGMENT_HINT + " must be a positive byte count (4096, 8k), not '" + value + "'");
+    }
+
+    /** The mode for messages of the communicator whose context is {@code contextId}: its hint's, else the job's. */
+    private Mode mode(final int contextId)
+    {
+        final Int2ObjectHashMap<Hint> h = hints;
+        if (h == null)
+        {
+            return mode;
+        }
+        final Hint hint = h.get(contextId);
+        return hint == null || hint.mode() == null ? mode : hint.mode();
+    }
+
+    /** The hinted fragment payload for {@code contextId}, or 0. */
+    private int fragmentHint(final int contextId)
+    {
+        final Int2ObjectHashMap<Hint> h = hints;
+        final Hint hint = h == null ? null : h.get(contextId);
+        return hint == null ? 0 : hint.fragmentBytes();
+    }
+
     /** The model in use (null unless {@code auto} with a peer reached by peer memory). */
     CopyCostModel model()
     {
@@ -119,15 +224,15 @@ final class PathSelector
         eager++;
     }
 
-    /** Sender: whether a rendezvous send to {@code ch} may offer a direct copy (else it goes staged, counted). */
-    boolean offerDirect(final PeerChannel ch)
+    /** Sender: whether the rendezvous send {@code s} to {@code ch} may offer a direct copy (else it goes staged, counted). */
+    boolean offerDirect(final SendRequestImpl s, final PeerChannel ch)
     {
         if (ch.peerMemory == null)
         {
             stagedNoPeerMemory++;
             return false;
         }
-        if (mode == Mode.STAGED)
+        if (mode(s.contextId) == Mode.STAGED)
         {
             stagedForced++;
             return false;
@@ -141,7 +246,7 @@ final class PathSelector
      */
     boolean packAtSend(final SendRequestImpl s, final PeerChannel ch)
     {
-        return mode == Mode.AUTO && model != null && packing.pack(s, ch, model, maxPayload(ch.fastFrameLength));
+        return model != null && mode(s.contextId) == Mode.AUTO && packing.pack(s, ch, model, maxPayload(ch.fastFrameLength));
     }
 
     /** Sender: the FIN or CTS of {@code s} came: its staging buffer, if any, may serve the next message. */
@@ -163,21 +268,43 @@ final class PathSelector
     }
 
     /**
-     * Receiver: whether to take the direct copy offered for {@code bytes} from the send layout {@code send} into
-     * {@code recv}, by {@code copiers} ranks; false answers CTS (the staged pipeline). Counts a refusal.
+     * Receiver: whether to take the direct copy offered for {@code bytes} from {@code sendCount} of the send type
+     * {@code sendType} into the layout {@code recv}, by {@code copiers} ranks, for a receive on the context
+     * {@code contextId}; false answers CTS (the staged pipeline). Counts a refusal. The last decision is kept: the same
+     * message again (an exchange repeats its layouts) reuses it without the send layout's statistics and the model's
+     * sums, about 30-70 ns per message, which at 1-16 KiB between threads was most of the 3-5% by which auto trailed a
+     * forced direct copy alternated in one job (loaded, session 11).
      */
-    boolean takeDirect(final LayoutStats send, final LayoutStats recv, final long bytes, final int copiers, final int maxFrame)
+    boolean takeDirect(final int contextId, final Datatype sendType, final long sendCount, final LayoutStats recv, final long bytes,
+        final int copiers, final int maxFrame)
     {
-        if (mode != Mode.AUTO || model == null || bytes == 0)
+        if (model == null || bytes == 0 || mode(contextId) != Mode.AUTO)
         {
             return true;
         }
-        if (model.preferDirect(send, recv, bytes, copiers, maxPayload(maxFrame)))
+        final boolean direct;
+        if (sendType == lastSendType && sendCount == lastSendCount && bytes == lastBytes && copiers == lastCopiers && maxFrame == lastMaxFrame &&
+            recv.blockCount() == lastRecvBlocks && recv.minRunBytes() == lastRecvMinRun)
         {
-            return true;
+            direct = lastDirect;
         }
-        stagedByModel++;
-        return false;
+        else
+        {
+            direct = model.preferDirect(LayoutStats.of(sendType, sendCount), recv, bytes, copiers, maxPayload(maxFrame));
+            lastSendType = sendType;
+            lastSendCount = sendCount;
+            lastBytes = bytes;
+            lastCopiers = copiers;
+            lastMaxFrame = maxFrame;
+            lastRecvBlocks = recv.blockCount();
+            lastRecvMinRun = recv.minRunBytes();
+            lastDirect = direct;
+        }
+        if (!direct)
+        {
+            stagedByModel++;
+        }
+        return direct;
     }
 
     /** Receiver: a direct copy by the receiver alone (peer copy), by both (split), or by the sender alone. */
@@ -230,7 +357,12 @@ final class PathSelector
      */
     int fragmentBytes(final SendRequestImpl s, final PeerChannel ch, final long acceptBytes)
     {
-        if (mode != Mode.AUTO || model == null || ch.peerMemory == null || acceptBytes == 0)
+        final int hinted = fragmentHint(s.contextId);
+        if (hinted > 0)
+        {
+            return Math.min(hinted, maxPayload(ch.maxFrameLength));
+        }
+        if (model == null || ch.peerMemory == null || acceptBytes == 0 || mode(s.contextId) != Mode.AUTO)
         {
             return Math.min(fragmentSize, maxPayload(ch.maxFrameLength));
         }

@@ -7,7 +7,6 @@ import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.datatype.Convertor;
-import org.jmpi.internal.datatype.LayoutStats;
 import org.jmpi.internal.datatype.TypeWireForm;
 
 import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
@@ -156,7 +155,7 @@ final class PeerCopyPath implements RendezvousPath
         if (acceptBytes > 0)
         {
             final Arrival a = (Arrival)arrival;
-            if (!selector.takeDirect(LayoutStats.of(a.type(), a.count()), r.convertor.stats(), acceptBytes, 1, ch.fastFrameLength))
+            if (!selector.takeDirect(r.entry.contextId, a.type(), a.count(), r.convertor.stats(), acceptBytes, 1, ch.fastFrameLength))
             {
                 // The cost model finds the staged pipeline cheaper for these two layouts: CTS, and the sender streams.
                 fragments.onMatched(r, ch, senderRequest, acceptBytes, null);

@@ -124,6 +124,18 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     }
 
     /**
+     * A communicator's own path choice for its point-to-point context {@code contextId}: {@code mode} (auto, direct,
+     * staged) and the staged {@code fragment} size (bytes, {@code 8k}), each null or blank for the job's
+     * ({@code Comm.setInfo} with the hints {@code jmpi.pvas.mode} and {@code jmpi.fragment.size}). Any thread.
+     *
+     * @throws MpiException ERR_ARG for an unknown mode or a malformed size
+     */
+    public void pathHints(final int contextId, final String mode, final String fragment)
+    {
+        selector.hint(contextId, mode, fragment);
+    }
+
+    /**
      * Rendezvous through remote memory (transports with it and without peer memory; {@link RdmaPath}): {@code mode}
      * auto, read, write or off ({@code jmpi.rdma.rendezvous}); under auto, messages of at least {@code readMinBytes}
      * are read by the receiver, smaller ones written by the sender ({@code jmpi.rdma.read.min}); a non-contiguous side

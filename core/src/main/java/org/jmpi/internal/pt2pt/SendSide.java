@@ -71,7 +71,7 @@ final class SendSide
             s.ensureConvertor();
             // A send buffer the peer memory cannot expose (heap, across JVMs) still offers the split copy with no
             // handle: if the receiver's buffer is exposable the sender copies everything into it, else it answers CTS.
-            s.path = rdma != null && rdma.prepare(s, ch) ? rdma : !selector.offerDirect(ch) ? fragments : !peerCopy.prepare(s, ch, splitMin <= 0 || s.totalBytes < splitMin) ? typeNotSendable()
+            s.path = rdma != null && rdma.prepare(s, ch) ? rdma : !selector.offerDirect(s, ch) ? fragments : !peerCopy.prepare(s, ch, splitMin <= 0 || s.totalBytes < splitMin) ? typeNotSendable()
                 : s.exposedHandle == 0 || splitMin > 0 && s.totalBytes >= splitMin ? splitCopy : peerCopy;
             if (s.path != fragments && s.path != rdma)
             {

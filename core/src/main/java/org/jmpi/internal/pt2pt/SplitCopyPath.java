@@ -8,7 +8,6 @@ import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.datatype.Convertor;
-import org.jmpi.internal.datatype.LayoutStats;
 import org.jmpi.internal.datatype.TypeWireForm;
 
 import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
@@ -240,7 +239,7 @@ final class SplitCopyPath implements RendezvousPath
     {
         final PeerCopyPath.Arrival a = (PeerCopyPath.Arrival)arrival;
         final int copiers = a.handle() == 0 || split <= 0 || split >= 1 ? 1 : 2;
-        if (acceptBytes > 0 && !selector.takeDirect(LayoutStats.of(a.type(), a.count()), r.convertor.stats(), acceptBytes, copiers,
+        if (acceptBytes > 0 && !selector.takeDirect(r.entry.contextId, a.type(), a.count(), r.convertor.stats(), acceptBytes, copiers,
             ch.fastFrameLength))
         {
             // The cost model finds the staged pipeline cheaper for these two layouts: CTS, and the sender streams.

@@ -84,6 +84,74 @@ class PathSelectionTest
     }
 
     @Test
+    void shouldFollowACommunicatorsModeAndFragmentHints()
+    {
+        // The job copies directly; a communicator with the staged hint and a 4 KiB fragment stages its messages in 4 KiB
+        // fragments, the world still copies directly; once that communicator is freed its context carries no hint.
+        Ranks.run(2, ThreadLevel.SINGLE, Map.of("jmpi.pvas.mode", "direct", "jmpi.eager.limit", "0"), (mpi, world) ->
+        {
+            final Protocol protocol = CommInternals.state(world).protocol();
+            final boolean peerMemory = protocol.transportName(1 - world.rank()).equals("jvm") && protocol.hasPeerMemory(1 - world.rank());
+            final org.jmpi.Comm staged = world.dup();
+            staged.setInfo(new org.jmpi.Info().set("jmpi.pvas.mode", "staged").set("jmpi.fragment.size", "4k"));
+            final org.jmpi.Comm copy = staged.dup();
+            assertEquals("staged", copy.getInfo().get("jmpi.pvas.mode"), "dup keeps the hints");
+            final double[] data = new double[COUNT];
+            // The dups' own messages (eager limit 0: rendezvous too) are not counted.
+            final long peerCopies = protocol.rendezvousSent(FrameDescriptor.PATH_PEER_COPY);
+            final long fragmented = protocol.rendezvousSent(FrameDescriptor.PATH_FRAGMENTS);
+            if (world.rank() == 0)
+            {
+                for (int i = 0; i < data.length; i++)
+                {
+                    data[i] = i + 0.75;
+                }
+                world.send(data, 0, data.length, Datatype.DOUBLE, 1, 1);
+                staged.send(data, 0, data.length, Datatype.DOUBLE, 1, 2);
+                copy.send(data, 0, data.length, Datatype.DOUBLE, 1, 3);
+                if (peerMemory)
+                {
+                    assertEquals(1, protocol.rendezvousSent(FrameDescriptor.PATH_PEER_COPY) - peerCopies, "the world's send");
+                    assertEquals(2, protocol.rendezvousSent(FrameDescriptor.PATH_FRAGMENTS) - fragmented, "the hinted communicators' sends");
+                    final String stats = protocol.engine().call(() -> protocol.pathStats(0));
+                    assertTrue(stats.contains(" mode=2 "), stats);
+                }
+            }
+            else
+            {
+                for (int tag = 1; tag <= 3; tag++)
+                {
+                    final double[] in = new double[COUNT];
+                    (tag == 1 ? world : tag == 2 ? staged : copy).recv(in, 0, in.length, Datatype.DOUBLE, 0, tag);
+                    assertArrayEquals(java.util.stream.IntStream.range(0, COUNT).mapToDouble(i -> i + 0.75).toArray(), in, "tag " + tag);
+                }
+            }
+            final MpiException bad = assertThrows(MpiException.class,
+                () -> staged.setInfo(new org.jmpi.Info().set("jmpi.pvas.mode", "fast")));
+            assertEquals(ErrorClass.ERR_ARG, bad.errorClass());
+            assertThrows(MpiException.class, () -> staged.setInfo(new org.jmpi.Info().set("jmpi.fragment.size", "-4")));
+            copy.free();
+            staged.free();
+            // A new communicator (possibly on a freed context id) copies directly again.
+            final org.jmpi.Comm plain = world.dup();
+            final long fragmentedBefore = protocol.rendezvousSent(FrameDescriptor.PATH_FRAGMENTS);
+            if (world.rank() == 0)
+            {
+                plain.send(data, 0, data.length, Datatype.DOUBLE, 1, 4);
+                if (peerMemory)
+                {
+                    assertEquals(fragmentedBefore, protocol.rendezvousSent(FrameDescriptor.PATH_FRAGMENTS), "after the free");
+                }
+            }
+            else
+            {
+                plain.recv(data, 0, data.length, Datatype.DOUBLE, 0, 4);
+            }
+            plain.free();
+        });
+    }
+
+    @Test
     void shouldStageScatteredLayoutsAndCopyContiguousOnesDirectlyWhenTheModelSaysSo() throws Exception
     {
         // Runs free, bytes dear, fragments nearly free: strided-to-strided (whose direct copy passes its bytes twice)
