@@ -4,7 +4,9 @@
 #     applications' datatypes against hand packing) in three forms: ranks as threads of one JVM (heap
 #     arrays), two JVMs with arena buffers (allocMem), two JVMs with heap buffers;
 #  2. Figure 5 of the PVAS paper: eager limit 0, every pattern's layout cut to 1 KiB ... 1 MiB, staged
-#     (pvas.mode=staged) with fragments of 4, 8, 16, 32 and 64 KiB, direct and auto, threads and arena;
+#     (pvas.mode=staged) with fragments of 4, 8, 16, 32 and 64 KiB, direct and auto, threads and arena; all seven in
+#     one job per form and round, alternated at each point (SWEEP_ALTERNATIONS rounds of SWEEP_ITERATIONS / that many
+#     ping-pongs per variant, the order rotating), medians and means reported;
 #  3. Figure 15: direct (eager limit 0) against eager (eager limit and window raised), same sweep;
 #  4. the fft2d mini-app (Fft2d: transpose by alltoall with vector types of different block sizes) at two
 #     problem sizes, per pvas.mode, between threads and between two JVMs (heap: staged);
@@ -23,7 +25,7 @@
 #   it runs); any variable below overrides the preset:
 #   PARTS (default "exchange fig5 fig15 fft2d latency"), FFT_N (512,1024), FFT_ITERATIONS (20), ITERATIONS (exchange,
 #   default 200), WARMUP (100; it was 20, quiet 10: a new pattern's copy kernels were still being compiled by C2 in
-#   the timed iterations, whose compiler thread shares a core with a bound rank), SWEEP_ITERATIONS (figures, default 100), SWEEP_WARMUP (figures' warm-up per point, default
+#   the timed iterations, whose compiler thread shares a core with a bound rank), SWEEP_ITERATIONS (figures, default 100), SWEEP_ALTERNATIONS (Figure 5's rounds within a point, 10), SWEEP_WARMUP (figures' warm-up per point, default
 #   WARMUP; quiet 100: at 10 a small point measured the JIT more than the path), SWEEP (default 1k,2k,...,1m), FIG15_SWEEP
 #   (1k,...,512k), SIZES (default middle,largest), PATTERNS (default all 16), PARTITION (arena partition per rank,
 #   default 512m: the sweep cuts NAS_MG's largest layout, whose buffer of 273 MB is allocated in the arena),
@@ -41,11 +43,11 @@ case $preset in
   full) default_rounds=3;;
   quiet)
     default_rounds=2
-    : "${ITERATIONS:=60}" "${WARMUP:=100}" "${SWEEP_ITERATIONS:=50}" "${SWEEP_WARMUP:=100}" "${FFT_ITERATIONS:=10}"
+    : "${ITERATIONS:=60}" "${WARMUP:=100}" "${SWEEP_ITERATIONS:=100}" "${SWEEP_WARMUP:=100}" "${FFT_ITERATIONS:=10}"
     : "${SWEEP:=1k,4k,16k,64k,256k,1m}" "${FIG15_SWEEP:=1k,4k,16k,64k,256k,512k}";;
   ci)
     default_rounds=1
-    : "${ITERATIONS:=4}" "${WARMUP:=2}" "${SWEEP_ITERATIONS:=3}" "${FFT_ITERATIONS:=2}" "${FFT_N:=128}" "${SIZES:=middle}"
+    : "${ITERATIONS:=4}" "${WARMUP:=2}" "${SWEEP_ITERATIONS:=3}" "${SWEEP_ALTERNATIONS:=1}" "${FFT_ITERATIONS:=2}" "${FFT_N:=128}" "${SIZES:=middle}"
     : "${SWEEP:=1k,64k}" "${FIG15_SWEEP:=1k,64k}" "${PATTERNS:=NAS_MG_x LAMMPS_full}" "${PARTITION:=64m}"
     : "${LAT_FROM:=1048576}" "${LAT_MAX:=1048576}" "${JIT_WARMUP:=1000}" "${LAT_WARMUP:=20}";;
   *) echo "PRESET must be full, quiet or ci, not $preset" >&2; exit 2;;
@@ -67,6 +69,7 @@ warmup=${WARMUP:-100}
 lat_warmup=${LAT_WARMUP:-2000}
 sweep_warmup=${SWEEP_WARMUP:-$warmup}
 sweep_iterations=${SWEEP_ITERATIONS:-100}
+sweep_alternations=${SWEEP_ALTERNATIONS:-10}
 sweep=${SWEEP:-1k,2k,4k,8k,16k,32k,64k,128k,256k,512k,1m}
 # Eager needs the message in one frame (at most 1 MiB less the envelope): Figure 15 stops at 512 KiB.
 fig15_sweep=${FIG15_SWEEP:-1k,2k,4k,8k,16k,32k,64k,128k,256k,512k}
@@ -113,12 +116,11 @@ for r in $(seq 1 "$rounds"); do
       fig5)
         for form in threads arena; do
           if [ "$form" = threads ]; then launch=("${threads[@]}"); buffers=heap; else launch=("${arena[@]}"); buffers=arena; fi
-          sw=(--label "$form" --buffers "$buffers" --sweep "$sweep" --iterations "$sweep_iterations" --warmup "$sweep_warmup")
-          for f in 4 8 16 32 64; do
-            run "fig5-$form-staged-${f}k-$r" "${launch[@]}" --param eager.limit=0 --param pvas.mode=staged --param fragment.size=${f}k -- "${sw[@]}"
-          done
-          run "fig5-$form-direct-$r" "${launch[@]}" --param eager.limit=0 --param pvas.mode=direct -- "${sw[@]}"
-          run "fig5-$form-auto-$r" "${launch[@]}" --param eager.limit=0 --param pvas.mode=auto -- "${sw[@]}"
+          # Every variant in one job, alternated per point (communicators with the pvas.mode and fragment.size hints):
+          # the auto rule then compares the paths under one JIT state, placement and load (docs/pvas.md, session 11).
+          run "fig5-$form-$r" "${launch[@]}" --param eager.limit=0 --param pvas.mode=auto -- --label "$form" --buffers "$buffers" \
+            --sweep "$sweep" --iterations "$sweep_iterations" --warmup "$sweep_warmup" --alternations "$sweep_alternations" \
+            --modes staged-4k,staged-8k,staged-16k,staged-32k,staged-64k,direct,auto
         done;;
       fig15)
         for form in threads arena; do

@@ -2,6 +2,7 @@ package org.jmpi.bench.ddt;
 
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
+import org.jmpi.Info;
 import org.jmpi.Mpi;
 import org.jmpi.bench.BenchArgs;
 import org.jmpi.examples.ddt.DdtPattern;
@@ -40,7 +41,12 @@ import java.util.Locale;
  * line: to see stalls the median hides), and {@code --sweep 1k,2k,...,1m}: instead of DDTBench's sizes,
  * each pattern's layout (the middle size's where it is long enough, else the largest's) cut to each of these byte
  * counts ({@link PrefixLayout}; sizes above the largest message are left out), datatype only (Figures 5 and 15 of
- * the PVAS paper). Patterns are positional (default all 16).
+ * the PVAS paper). With {@code --sweep}, {@code --modes auto,direct,staged-4k,...} measures every listed path in the
+ * same job, alternated: one communicator per mode (a dup of the world with the info hints {@code jmpi.pvas.mode} and,
+ * for {@code staged-Nk}, {@code jmpi.fragment.size}), each warmed up, then {@code --alternations} rounds (10) in
+ * each of which every mode runs its share of the iterations, the order rotating from round to round; one line per
+ * mode (method = the mode), so the auto rule compares paths under one JIT state, placement and load.
+ * Patterns are positional (default all 16).
  * jmpi's own parameters ({@code jmpi.pvas.mode}, {@code jmpi.eager.limit}, {@code jmpi.fragment.size}) are set on
  * the launcher's command line; bench/pvas-eval.sh runs every form and mode.
  * <p>
@@ -54,13 +60,20 @@ public final class DdtPingPong
 
     /** What to run. */
     public record Options(List<String> patterns, List<DdtSize> sizes, List<String> methods, boolean arena, int iterations,
-        int warmup, long[] sweepBytes, String label, boolean samples)
+        int warmup, long[] sweepBytes, String label, boolean samples, List<String> modes, int alternations)
     {
+        /** Without alternated modes. */
+        public Options(final List<String> patterns, final List<DdtSize> sizes, final List<String> methods, final boolean arena,
+            final int iterations, final int warmup, final long[] sweepBytes, final String label, final boolean samples)
+        {
+            this(patterns, sizes, methods, arena, iterations, warmup, sweepBytes, label, samples, List.of(), 1);
+        }
+
         /** Without the per-iteration samples. */
         public Options(final List<String> patterns, final List<DdtSize> sizes, final List<String> methods, final boolean arena,
             final int iterations, final int warmup, final long[] sweepBytes, final String label)
         {
-            this(patterns, sizes, methods, arena, iterations, warmup, sweepBytes, label, false);
+            this(patterns, sizes, methods, arena, iterations, warmup, sweepBytes, label, false, List.of(), 1);
         }
     }
 
@@ -69,6 +82,8 @@ public final class DdtPingPong
     private final Options options;
     private final PrintStream out;
     private int tag;
+    /** With {@code --modes}: one communicator per mode, in the order given. */
+    private final List<Comm> modeComms = new ArrayList<>();
 
     private DdtPingPong(final Mpi mpi, final Comm world, final Options options, final PrintStream out)
     {
@@ -96,7 +111,7 @@ public final class DdtPingPong
     public static Options parse(final String[] args)
     {
         final BenchArgs a = BenchArgs.parse(args, "--buffers", "--sizes", "--methods", "--iterations", "--warmup", "--sweep",
-            "--label");
+            "--label", "--modes", "--alternations");
         final List<String> patterns = new ArrayList<>();
         for (int i = 0; i < a.positionalCount(); i++)
         {
@@ -122,9 +137,35 @@ public final class DdtPingPong
         }
         final String sweep = a.option("--sweep", "");
         final long[] sweepBytes = sweep.isEmpty() ? new long[0] : Arrays.stream(sweep.split(",")).mapToLong(DdtPingPong::bytes).toArray();
+        final String modeList = a.option("--modes", "");
+        final List<String> modes = modeList.isEmpty() ? List.of() : List.of(modeList.split(","));
+        for (final String m : modes)
+        {
+            modeHints(m);
+        }
+        if (!modes.isEmpty() && sweepBytes.length == 0)
+        {
+            throw new IllegalArgumentException("--modes needs --sweep");
+        }
         return new Options(patterns.isEmpty() ? DdtPatterns.NAMES : patterns, sizes, methods, buffers.equals("arena"),
             a.intOption("--iterations", 200), a.intOption("--warmup", 20), sweepBytes, a.option("--label", ""),
-            a.flag("--samples"));
+            a.flag("--samples"), modes, Math.max(1, a.intOption("--alternations", 10)));
+    }
+
+    /** The info hints of a {@code --modes} entry: auto, direct, staged (the job's fragment size) or staged-Nk. */
+    static Info modeHints(final String mode)
+    {
+        final String m = mode.trim();
+        if (m.equals("auto") || m.equals("direct") || m.equals("staged"))
+        {
+            return new Info().set("jmpi.pvas.mode", m);
+        }
+        if (m.startsWith("staged-"))
+        {
+            final long fragment = bytes(m.substring("staged-".length()));
+            return new Info().set("jmpi.pvas.mode", "staged").set("jmpi.fragment.size", Long.toString(fragment));
+        }
+        throw new IllegalArgumentException("--modes takes auto, direct, staged and staged-<size> (staged-4k), not " + mode);
     }
 
     /** {@code 4096}, {@code 4k}, {@code 1m}. */
@@ -160,6 +201,12 @@ public final class DdtPingPong
                 options.warmup() + "; us per iteration (one ping-pong, round trip)");
             out.println(String.format(Locale.ROOT, "# %-14s %-8s %10s %-9s %11s %11s %11s %11s %11s", "pattern", "size", "bytes", "method",
                 "mean(us)", "median(us)", "min(us)", "p90(us)", "max(us)"));
+        }
+        for (final String mode : options.modes())
+        {
+            final Comm c = world.dup();
+            c.setInfo(modeHints(mode));
+            modeComms.add(c);
         }
         boolean ok = true;
         for (final String name : options.patterns())
@@ -200,6 +247,10 @@ public final class DdtPingPong
             }
         }
         world.barrier();
+        for (final Comm c : modeComms)
+        {
+            c.free();
+        }
         return ok;
     }
 
@@ -215,7 +266,85 @@ public final class DdtPingPong
         }
         final Datatype send = PrefixLayout.of(p, p.sendOffset(), p.sendCount(), p.sendType(), bytes);
         final Datatype recv = PrefixLayout.of(p, p.recvOffset(), p.recvCount(), p.recvType(), bytes);
-        datatype(p, send, recv, bytes, "sweep");
+        if (modeComms.isEmpty())
+        {
+            datatype(p, send, recv, bytes, "sweep");
+        }
+        else
+        {
+            alternated(p, send, recv, bytes);
+        }
+    }
+
+    /**
+     * The sweep point under every {@code --modes} entry in one job: each mode's communicator warmed up, then
+     * {@code --alternations} rounds, each running every mode's share of the iterations in an order that rotates; one
+     * line per mode.
+     */
+    private void alternated(final DdtPattern p, final Datatype send, final Datatype recv, final long bytes)
+    {
+        final int rank = world.rank();
+        p.fill(rank == 0 ? RANK0_BASE : RANK1_BASE);
+        final ByteBuffer memory = options.arena() ? mpi.allocMem(p.bufferLength() * (int)p.element().size()) : null;
+        try
+        {
+            final Object buffer = memory == null ? p.buffer() : copyIn(p.buffer(), memory);
+            final int modes = modeComms.size();
+            final Runnable[] iterations = new Runnable[modes];
+            for (int m = 0; m < modes; m++)
+            {
+                iterations[m] = pingPong(modeComms.get(m), buffer, p, send, recv);
+            }
+            for (int m = 0; m < modes; m++)
+            {
+                for (int i = 0; i < options.warmup(); i++)
+                {
+                    iterations[m].run();
+                }
+            }
+            final int alternations = options.alternations();
+            final int share = Math.max(1, (options.iterations() + alternations - 1) / alternations);
+            final long[][] ns = new long[modes][share * alternations];
+            for (int round = 0; round < alternations; round++)
+            {
+                for (int k = 0; k < modes; k++)
+                {
+                    final int m = (k + round) % modes;
+                    for (int i = 0; i < share; i++)
+                    {
+                        final long t0 = System.nanoTime();
+                        iterations[m].run();
+                        ns[m][round * share + i] = System.nanoTime() - t0;
+                    }
+                }
+            }
+            for (int m = 0; m < modes; m++)
+            {
+                report(p.name(), "sweep", bytes, options.modes().get(m).trim(), ns[m], 0);
+            }
+        }
+        finally
+        {
+            if (memory != null)
+            {
+                mpi.freeMem(memory);
+            }
+        }
+    }
+
+    /** One ping-pong of the datatype method on {@code comm} (count 1 of the cut layouts). */
+    private Runnable pingPong(final Comm comm, final Object buffer, final DdtPattern p, final Datatype send, final Datatype recv)
+    {
+        final int t = ++tag;
+        return world.rank() == 0 ? () ->
+        {
+            comm.send(buffer, (int)p.sendOffset(), 1, send, 1, t);
+            comm.recv(buffer, (int)p.recvOffset(), 1, recv, 1, t);
+        } : () ->
+        {
+            comm.recv(buffer, (int)p.recvOffset(), 1, recv, 0, t);
+            comm.send(buffer, (int)p.sendOffset(), 1, send, 0, t);
+        };
     }
 
     /**
@@ -324,6 +453,12 @@ public final class DdtPingPong
             iteration.run();
             ns[i] = System.nanoTime() - t0;
         }
+        report(name, size, bytes, method, ns, startMs);
+    }
+
+    /** Rank 0 prints the line of {@code ns} (and with {@code --samples} every sample, from {@code startMs} when known). */
+    private void report(final String name, final String size, final long bytes, final String method, final long[] ns, final long startMs)
+    {
         if (world.rank() == 0)
         {
             final long[] sorted = ns.clone();

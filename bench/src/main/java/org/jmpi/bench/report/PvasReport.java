@@ -16,8 +16,10 @@ import java.util.Set;
  * <ul>
  * <li>{@code exchange-FORM-R.txt} (FORM = threads, arena, heap): per pattern and size, the datatype and the manual
  * method's median µs per iteration and their ratio;</li>
- * <li>{@code fig5-FORM-VARIANT-R.txt} (VARIANT = staged-4k ... staged-64k, direct, auto): the Figure 5 sweep, with
- * the auto rule checked per point (auto at most 1.05x the best of direct and every staged size);</li>
+ * <li>{@code fig5-FORM-R.txt} (DdtPingPong {@code --modes}: every VARIANT = staged-4k ... staged-64k, direct, auto
+ * alternated in one job, the method column naming it) or else {@code fig5-FORM-VARIANT-R.txt} (one job per variant):
+ * the Figure 5 sweep, with the auto rule checked per point (auto at most 1.05x the best of direct and every staged
+ * size), on the medians and on the means;</li>
  * <li>{@code fig15-FORM-VARIANT-R.txt} (VARIANT = eager, direct): Figure 15, direct against eager;</li>
  * <li>{@code fft2d-FORM-MODE-R.txt} (Fft2d, MODE = auto, direct, staged): median µs per 2-D FFT and per transpose;</li>
  * <li>{@code latency-VARIANT-R.txt} (OsuLatency or the C pingpong, {@link #LATENCY}): one-way p50 at 1-4 MiB, C Open MPI
@@ -40,6 +42,7 @@ public final class PvasReport
     static final double[] LATENCY_TARGETS = {0.67, 1.2, 0.7};
     /** The auto rule of issue 11, point 5. */
     static final double AUTO_TOLERANCE = 1.05;
+    private static final int MEAN_COLUMN = 4;
     private static final int MEDIAN_COLUMN = 5;
 
     private final Path dir;
@@ -77,6 +80,31 @@ public final class PvasReport
     /** Median µs per key of {@code label}-R.txt over the rounds (keys in first-seen order). */
     Map<Key, Double> medians(final String label) throws IOException
     {
+        return overRounds(label, MEDIAN_COLUMN);
+    }
+
+    /**
+     * Figure 5's {@code variant} in {@code form}, keyed as a per-variant file's lines are (method {@code datatype}): from
+     * the alternated file {@code fig5-FORM-R.txt} when it has the variant, else from {@code fig5-FORM-VARIANT-R.txt};
+     * the harness's median column, or its mean column with {@code means}.
+     */
+    Map<Key, Double> figure5Variant(final String form, final String variant, final boolean means) throws IOException
+    {
+        final int column = means ? MEAN_COLUMN : MEDIAN_COLUMN;
+        final Map<Key, Double> alternated = new LinkedHashMap<>();
+        overRounds("fig5-" + form, column).forEach((k, v) ->
+        {
+            if (k.method().equals(variant))
+            {
+                alternated.put(new Key(k.pattern(), k.size(), k.bytes(), "datatype"), v);
+            }
+        });
+        return alternated.isEmpty() ? overRounds("fig5-" + form + "-" + variant, column) : alternated;
+    }
+
+    /** The median over the rounds of {@code column} per key of {@code label}-R.txt (keys in first-seen order). */
+    private Map<Key, Double> overRounds(final String label, final int column) throws IOException
+    {
         final Map<Key, List<Double>> values = new LinkedHashMap<>();
         for (int r = 1; r <= rounds; r++)
         {
@@ -85,7 +113,7 @@ public final class PvasReport
             {
                 continue;
             }
-            for (final Map.Entry<Key, Double> e : parse(Files.readAllLines(file)).entrySet())
+            for (final Map.Entry<Key, Double> e : parse(Files.readAllLines(file), column).entrySet())
             {
                 values.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue());
             }
@@ -95,8 +123,13 @@ public final class PvasReport
         return medians;
     }
 
-    /** The harness's lines (not comments): pattern size bytes method mean median min [p90 max]. */
+    /** The harness's lines (not comments): pattern size bytes method mean median min [p90 max]; the medians. */
     static Map<Key, Double> parse(final List<String> lines)
+    {
+        return parse(lines, MEDIAN_COLUMN);
+    }
+
+    private static Map<Key, Double> parse(final List<String> lines, final int column)
     {
         final Map<Key, Double> rows = new LinkedHashMap<>();
         for (final String line : lines)
@@ -108,7 +141,7 @@ public final class PvasReport
             }
             try
             {
-                rows.put(new Key(f[0], f[1], Long.parseLong(f[2]), f[3]), Double.parseDouble(f[MEDIAN_COLUMN]));
+                rows.put(new Key(f[0], f[1], Long.parseLong(f[2]), f[3]), Double.parseDouble(f[column]));
             }
             catch (final NumberFormatException ex)
             {
@@ -148,9 +181,11 @@ public final class PvasReport
     String figure5(final String form) throws IOException
     {
         final List<Map<Key, Double>> variants = new ArrayList<>();
+        final List<Map<Key, Double>> variantMeans = new ArrayList<>();
         for (final String v : FIG5)
         {
-            variants.add(medians("fig5-" + form + "-" + v));
+            variants.add(figure5Variant(form, v, false));
+            variantMeans.add(figure5Variant(form, v, true));
         }
         final Set<Key> keys = keys(variants);
         if (keys.isEmpty())
@@ -163,34 +198,45 @@ public final class PvasReport
             headers.add(v + " µs");
         }
         headers.add("auto / best");
+        headers.add("auto / best, means");
         final MarkdownTable t = new MarkdownTable(headers.toArray(String[]::new));
         int held = 0;
+        int heldMeans = 0;
         int points = 0;
         for (final Key k : keys)
         {
             final List<String> cells = new ArrayList<>(List.of(k.pattern(), Stats.formatSize(k.bytes())));
-            double best = Double.NaN;
             for (int i = 0; i < FIG5.length; i++)
             {
-                final double v = variants.get(i).getOrDefault(k, Double.NaN);
-                cells.add(Stats.format(v));
-                if (i < FIG5.length - 1 && !Double.isNaN(v))
-                {
-                    best = Double.isNaN(best) ? v : Math.min(best, v);
-                }
+                cells.add(Stats.format(variants.get(i).getOrDefault(k, Double.NaN)));
             }
-            final double ratio = variants.get(FIG5.length - 1).getOrDefault(k, Double.NaN) / best;
+            final double ratio = autoOverBest(variants, k);
+            final double ratioMeans = autoOverBest(variantMeans, k);
             if (!Double.isNaN(ratio))
             {
                 points++;
                 held += ratio <= AUTO_TOLERANCE ? 1 : 0;
+                heldMeans += ratioMeans <= AUTO_TOLERANCE ? 1 : 0;
             }
             cells.add(Stats.format(ratio) + (ratio > AUTO_TOLERANCE ? " ✗" : ""));
+            cells.add(Stats.format(ratioMeans) + (ratioMeans > AUTO_TOLERANCE ? " ✗" : ""));
             t.row(cells.toArray(String[]::new));
         }
         return "\nFigure 5, " + form + ": eager limit 0, staged by fragment size vs direct vs auto, µs per ping-pong (medians over " +
             rounds + " rounds); the auto rule (auto <= " + AUTO_TOLERANCE + "x the best) holds at " + held + " of " + points +
-            " points\n\n" + t;
+            " points on the medians, " + heldMeans + " of " + points + " on the means\n\n" + t;
+    }
+
+    /** Auto (the last of {@link #FIG5}) over the least of the others at {@code k}; NaN when auto or all others are missing. */
+    static double autoOverBest(final List<Map<Key, Double>> variants, final Key k)
+    {
+        double best = Double.NaN;
+        for (int i = 0; i < FIG5.length - 1; i++)
+        {
+            final double v = variants.get(i).getOrDefault(k, Double.NaN);
+            best = Double.isNaN(best) ? v : Double.isNaN(v) ? best : Math.min(best, v);
+        }
+        return variants.get(FIG5.length - 1).getOrDefault(k, Double.NaN) / best;
     }
 
     String figure15(final String form) throws IOException
@@ -377,28 +423,22 @@ public final class PvasReport
         }
         for (final String form : FORMS)
         {
-            final Map<Key, Double> auto = medians("fig5-" + form + "-auto");
+            final List<Map<Key, Double>> variants = new ArrayList<>();
+            for (final String v : FIG5)
+            {
+                variants.add(figure5Variant(form, v, false));
+            }
+            final Map<Key, Double> auto = variants.get(FIG5.length - 1);
             if (auto.isEmpty())
             {
                 continue;
             }
-            final List<Map<Key, Double>> others = new ArrayList<>();
-            for (int i = 0; i < FIG5.length - 1; i++)
-            {
-                others.add(medians("fig5-" + form + "-" + FIG5[i]));
-            }
             final LineChart chart = new LineChart("Figure 5, " + form + ": auto / best of direct and staged", "message (bytes)", true,
                 "auto / best", false);
             final Map<String, List<double[]>> byPattern = new LinkedHashMap<>();
-            for (final Map.Entry<Key, Double> e : auto.entrySet())
+            for (final Key k : auto.keySet())
             {
-                double best = Double.NaN;
-                for (final Map<Key, Double> o : others)
-                {
-                    final double v = o.getOrDefault(e.getKey(), Double.NaN);
-                    best = Double.isNaN(best) ? v : Double.isNaN(v) ? best : Math.min(best, v);
-                }
-                byPattern.computeIfAbsent(e.getKey().pattern(), p -> new ArrayList<>()).add(new double[] {e.getKey().bytes(), e.getValue() / best});
+                byPattern.computeIfAbsent(k.pattern(), p -> new ArrayList<>()).add(new double[] {k.bytes(), autoOverBest(variants, k)});
             }
             int c = 0;
             for (final Map.Entry<String, List<double[]>> e : byPattern.entrySet())
