@@ -20,11 +20,12 @@ import java.util.Properties;
  * receiver unpacks them, at once), from both sides' {@link LayoutStats} and the size (issue 11, docs/pvas.md):
  * <pre>
  *   direct  = (runs * perRun + passes * bytes * perByte + remote) / copiers    runs = runs_send + runs_recv
- *     remote = runs_send * perRemoteRun when the send runs are shorter than a cache line (each read from the peer's core), else 0
+ *     remote = runs_send * perRemoteRun when the send runs are shorter than a cache line (each read from the peer's core)
+ *            + runs_recv * REMOTE_WRITE_RUN_NS when the receive runs are shorter than two (each line taken back from it)
  *     one side a single run (the other packs into it / unpacks from it):  perRunPack, 1 pass
  *     both scattered, mean run >= 256 B (stepwise: the type-to-type copy): perRunCopy, 1 pass
  *     both scattered, shorter runs (packed and unpacked through a chunk):  perRunPack, 2 passes
- *   staged  = n * perFragment + max(pack, unpack) + min(pack, unpack) / n      n = ceil(bytes / fragment)
+ *   staged  = n * perFragment + max(pack, unpack) + min(pack, unpack) / n + bytes * STAGED_PER_BYTE_NS    n = ceil(bytes / fragment)
  *     pack   = runs_send * perRunPack + bytes * perByte
  *     unpack = runs_recv * perRunPack + bytes * perByte
  * </pre>
@@ -86,6 +87,25 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
     public static final long STEPWISE_MIN_RUN_BYTES = 256;
     /** Mean send run below which a sender may pack at send ({@link #packAtSend}): runs shorter than a cache line. */
     public static final double PACK_AT_SEND_MAX_RUN_BYTES = 64;
+    /** Mean receive run below which a direct copy pays {@link #REMOTE_WRITE_RUN_NS} per receive run: two cache lines. */
+    public static final double REMOTE_WRITE_MAX_RUN_BYTES = 128;
+    /**
+     * Per short run a direct copy writes into a scattered receive layout, beyond a local unpack: in an exchange each rank
+     * receives into the buffer it sends from, so the lines the receiver writes were last read by the peer's core and each
+     * scattered write first takes them back (a contiguous receive streams and pays nothing of the kind). Fitted to the
+     * quiet sweep of session 10 (2-vCPU machine, Figure 5 through the arena and between threads, 88 points): WRF_x_vec at
+     * 64 KiB took about 47 µs per message direct for 5,462 receive runs of 12 bytes, 8 ns a run, where a contiguous
+     * receive of the same send layout (SPECFEM3D_mt) took under 1 ns a run; with this term the model's choice matches the
+     * faster of direct and staged at 51 of 88 points instead of 42 (docs/pvas.md, session 11).
+     */
+    public static final double REMOTE_WRITE_RUN_NS = 8;
+    /**
+     * Per byte of the staged pipeline beyond its two copies' {@code perByte}: the receiver reads each fragment out of the
+     * other core's cache, which the calibration's in-cache copy does not show. Fitted to the same sweep: with it the model
+     * stops staging the 2-4 KiB runs of NAS_MG_y and _z at 256 KiB and 1 MiB through the arena, where the direct copy was
+     * 1.6-5.6x faster (55 of 88 points with the term above; larger figures lose more points than they win).
+     */
+    public static final double STAGED_PER_BYTE_NS = 0.005;
 
     private static final String PER_BYTE = "perByteNs";
     private static final String PER_RUN_COPY = "perRunCopyNs";
@@ -160,9 +180,11 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
         {
             oneSide = runs * perRunPackNs + 2 * bytes * perByteNs;
         }
-        final double remote = send.blockCount() > 1 && send.meanRunBytes() < PACK_AT_SEND_MAX_RUN_BYTES
+        final double remoteReads = send.blockCount() > 1 && send.meanRunBytes() < PACK_AT_SEND_MAX_RUN_BYTES
             ? send.blockCount() * perRemoteRunNs : 0;
-        return (oneSide + remote) / Math.max(1, copiers);
+        final double remoteWrites = recv.blockCount() > 1 && recv.meanRunBytes() < REMOTE_WRITE_MAX_RUN_BYTES
+            ? recv.blockCount() * REMOTE_WRITE_RUN_NS : 0;
+        return (oneSide + remoteReads + remoteWrites) / Math.max(1, copiers);
     }
 
     /** Estimated ns of the staged pipeline for {@code bytes} in fragments of {@code fragmentBytes}. */
@@ -171,7 +193,7 @@ public record CopyCostModel(double perByteNs, double perRunCopyNs, double perRun
         final long fragments = Math.max(1, (bytes + fragmentBytes - 1) / Math.max(1, fragmentBytes));
         final double pack = send.blockCount() * perRunPackNs + bytes * perByteNs;
         final double unpack = recv.blockCount() * perRunPackNs + bytes * perByteNs;
-        return fragments * perFragmentNs + Math.max(pack, unpack) + Math.min(pack, unpack) / fragments;
+        return fragments * perFragmentNs + Math.max(pack, unpack) + Math.min(pack, unpack) / fragments + bytes * STAGED_PER_BYTE_NS;
     }
 
     /**

@@ -29,12 +29,26 @@ class CopyCostModelTest
         final LayoutStats contiguous = LayoutStats.contiguous(1 << 20);
         assertTrue(TYPICAL.preferDirect(contiguous, contiguous, 1 << 20, 1, 65536));
         final LayoutStats strided = new LayoutStats(16384, 8, 8);
-        assertTrue(TYPICAL.preferDirect(LayoutStats.contiguous(131072), strided, 131072, 1, 65536),
-            "send side contiguous: the receiver unpacks straight into its own scattered layout, as the pipeline would");
+        assertTrue(TYPICAL.preferDirect(LayoutStats.contiguous(131072), new LayoutStats(512, 256, 256), 131072, 1, 65536),
+            "send side contiguous, receive runs of 256 B: the receiver unpacks straight into its own layout, as the pipeline would");
+        assertFalse(TYPICAL.preferDirect(LayoutStats.contiguous(131072), strided, 131072, 1, 65536),
+            "receive runs of one double: each written line is taken back from the peer's core, the pipeline overlaps them (FFT)");
         assertFalse(TYPICAL.preferDirect(strided, LayoutStats.contiguous(131072), 131072, 1, 65536),
             "send side finely scattered: each run is a line read from the peer's core, the sender packs faster");
         final LayoutStats coarse = new LayoutStats(16, 8192, 8192);
         assertTrue(TYPICAL.preferDirect(coarse, coarse, 131072, 1, 65536), "coarse blocks on both sides");
+    }
+
+    @Test
+    void shouldCopyCoarseRunsDirectlyEvenWithLargeFragments()
+    {
+        // NAS_MG_z at 256 KiB and 1 MiB through the arena (64 KiB fragments), the calibration of session 10's quiet run:
+        // the direct copy was 1.6-5.6x faster than the pipeline, which the model once estimated cheaper.
+        final CopyCostModel quiet = new CopyCostModel(0.0089, 8.44, 0.35, 163, 0.81, "session 10");
+        assertTrue(quiet.preferDirect(new LayoutStats(128, 2048, 2048), new LayoutStats(128, 2048, 2048), 262144, 1, 65536));
+        assertTrue(quiet.preferDirect(new LayoutStats(256, 4096, 4096), new LayoutStats(256, 4096, 4096), 1 << 20, 1, 65536));
+        // WRF_y_vec at 64 KiB: 713 runs of 92 B on each side, which the pipeline carried 1.5x faster.
+        assertFalse(quiet.preferDirect(new LayoutStats(713, 92, 92), new LayoutStats(713, 92, 92), 65536, 1, 65536));
     }
 
     @Test
