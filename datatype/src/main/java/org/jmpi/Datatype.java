@@ -12,7 +12,14 @@ import org.jmpi.internal.datatype.Packing;
 import org.jmpi.internal.datatype.Program;
 import org.jmpi.internal.datatype.Signatures;
 import org.jmpi.internal.datatype.TypeAccess;
+import org.jmpi.internal.datatype.TypeContents;
 import org.jmpi.internal.datatype.TypeSummary;
+
+import static org.jmpi.internal.datatype.TypeArgs.checkArrays;
+import static org.jmpi.internal.datatype.TypeArgs.checkCount;
+import static org.jmpi.internal.datatype.TypeArgs.checkLength;
+import static org.jmpi.internal.datatype.TypeArgs.checkType;
+import static org.jmpi.internal.datatype.TypeArgs.exact;
 
 /**
  * An MPI datatype: a layout of basic elements at byte displacements, plus the lower bound and extent
@@ -127,40 +134,7 @@ public final class Datatype
         /** A new type built from these arguments; NAMED returns the predefined type itself. */
         public Datatype rebuild()
         {
-            final int[] in = integers;
-            return switch (combiner)
-            {
-                case NAMED -> throw new MpiException(ErrorClass.ERR_TYPE, "rebuild: NAMED contents carry no type");
-                case DUP -> datatypes[0].dup();
-                case CONTIGUOUS -> contiguous(in[0], datatypes[0]);
-                case VECTOR -> vector(in[0], in[1], in[2], datatypes[0]);
-                case HVECTOR -> hvector(in[0], in[1], addresses[0], datatypes[0]);
-                case INDEXED -> indexed(Arrays.copyOfRange(in, 1, 1 + in[0]), Arrays.copyOfRange(in, 1 + in[0], 1 + 2 * in[0]),
-                    datatypes[0]);
-                case HINDEXED -> hindexed(Arrays.copyOfRange(in, 1, 1 + in[0]), addresses, datatypes[0]);
-                case INDEXED_BLOCK -> indexedBlock(in[1], Arrays.copyOfRange(in, 2, 2 + in[0]), datatypes[0]);
-                case HINDEXED_BLOCK -> hindexedBlock(in[1], addresses, datatypes[0]);
-                case STRUCT -> struct(Arrays.copyOfRange(in, 1, 1 + in[0]), addresses, datatypes);
-                case SUBARRAY ->
-                {
-                    final int n = in[0];
-                    yield subarray(Arrays.copyOfRange(in, 1, 1 + n), Arrays.copyOfRange(in, 1 + n, 1 + 2 * n),
-                        Arrays.copyOfRange(in, 1 + 2 * n, 1 + 3 * n), Order.values()[in[1 + 3 * n]], datatypes[0]);
-                }
-                case DARRAY ->
-                {
-                    final int n = in[2];
-                    final Distribution[] d = new Distribution[n];
-                    for (int i = 0; i < n; i++)
-                    {
-                        d[i] = Distribution.values()[in[3 + n + i]];
-                    }
-                    yield darray(in[0], in[1], Arrays.copyOfRange(in, 3, 3 + n), d,
-                        Arrays.copyOfRange(in, 3 + 2 * n, 3 + 3 * n), Arrays.copyOfRange(in, 3 + 3 * n, 3 + 4 * n),
-                        Order.values()[in[3 + 4 * n]], datatypes[0]);
-                }
-                case RESIZED -> resized(datatypes[0], addresses[0], addresses[1]);
-            };
+            return TypeContents.rebuild(combiner, integers, addresses, datatypes);
         }
 
         @Override
@@ -438,14 +412,8 @@ public final class Datatype
     {
         checkType("subarray", old);
         final Datatype built = ArrayTypes.subarray(sizes, subSizes, starts, order, old);
-        final int n = sizes.length;
-        final int[] ints = new int[2 + 3 * n];
-        ints[0] = n;
-        System.arraycopy(sizes, 0, ints, 1, n);
-        System.arraycopy(subSizes, 0, ints, 1 + n, n);
-        System.arraycopy(starts, 0, ints, 1 + 2 * n, n);
-        ints[1 + 3 * n] = order.ordinal();
-        return derived(built.layout, Combiner.SUBARRAY, ints, new long[0], old);
+        return derived(built.layout, Combiner.SUBARRAY, TypeContents.subarrayIntegers(sizes, subSizes, starts, order),
+            new long[0], old);
     }
 
     /**
@@ -459,20 +427,8 @@ public final class Datatype
     {
         checkType("darray", old);
         final Datatype built = ArrayTypes.darray(size, rank, gsizes, distribs, dargs, psizes, order, old);
-        final int n = gsizes.length;
-        final int[] ints = new int[4 + 4 * n];
-        ints[0] = size;
-        ints[1] = rank;
-        ints[2] = n;
-        System.arraycopy(gsizes, 0, ints, 3, n);
-        for (int i = 0; i < n; i++)
-        {
-            ints[3 + n + i] = distribs[i].ordinal();
-        }
-        System.arraycopy(dargs, 0, ints, 3 + 2 * n, n);
-        System.arraycopy(psizes, 0, ints, 3 + 3 * n, n);
-        ints[3 + 4 * n] = order.ordinal();
-        return derived(built.layout, Combiner.DARRAY, ints, new long[0], old);
+        return derived(built.layout, Combiner.DARRAY,
+            TypeContents.darrayIntegers(size, rank, gsizes, distribs, dargs, psizes, order), new long[0], old);
     }
 
     /**
@@ -580,37 +536,7 @@ public final class Datatype
         {
             return predefinedName;
         }
-        final StringBuilder sb = new StringBuilder(combiner.name().toLowerCase()).append('(');
-        switch (combiner)
-        {
-            case CONTIGUOUS, VECTOR, HVECTOR, INDEXED_BLOCK, HINDEXED_BLOCK ->
-            {
-                final int shownInts = combiner == Combiner.INDEXED_BLOCK ? 2 : integers.length;
-                for (int i = 0; i < shownInts; i++)
-                {
-                    sb.append(integers[i]).append(", ");
-                }
-                if (combiner == Combiner.HVECTOR)
-                {
-                    sb.append(addresses[0]).append(", ");
-                }
-            }
-            case INDEXED, HINDEXED, STRUCT -> sb.append("count=").append(integers[0]).append(", ");
-            case RESIZED -> sb.append("lb=").append(addresses[0]).append(", extent=").append(addresses[1]).append(", ");
-            default ->
-            {
-            }
-        }
-        final int shown = Math.min(datatypes.length, 4);
-        for (int i = 0; i < shown; i++)
-        {
-            sb.append(i > 0 ? ", " : "").append(datatypes[i].name());
-        }
-        if (datatypes.length > shown)
-        {
-            sb.append(", ...");
-        }
-        return sb.append(')').toString();
+        return TypeContents.describe(combiner, integers, addresses, datatypes);
     }
 
     /**
@@ -783,57 +709,4 @@ public final class Datatype
         }
     }
 
-    private static void checkCount(final String what, final String name, final long count)
-    {
-        if (count < 0)
-        {
-            throw new MpiException(ErrorClass.ERR_COUNT, what + ": " + name + "=" + count + " must be >= 0");
-        }
-    }
-
-    private static void checkLength(final String what, final String name, final int length)
-    {
-        if (length < 0)
-        {
-            throw new MpiException(ErrorClass.ERR_ARG, what + ": " + name + "=" + length + " must be >= 0");
-        }
-    }
-
-    private static void checkType(final String what, final Datatype type)
-    {
-        if (type == null)
-        {
-            throw new MpiException(ErrorClass.ERR_TYPE, what + ": old type is null");
-        }
-    }
-
-    private static void checkArrays(final String what, final int[] blockLengths, final int displacementsLength)
-    {
-        if (blockLengths == null || displacementsLength < 0)
-        {
-            throw new MpiException(ErrorClass.ERR_ARG, what + ": blockLengths and displacements must not be null");
-        }
-        if (blockLengths.length != displacementsLength)
-        {
-            throw new MpiException(ErrorClass.ERR_ARG, what + ": blockLengths has length " + blockLengths.length +
-                ", displacements has length " + displacementsLength);
-        }
-    }
-
-    private interface Exact<T>
-    {
-        T get();
-    }
-
-    private static <T> T exact(final String what, final Exact<T> f)
-    {
-        try
-        {
-            return f.get();
-        }
-        catch (final ArithmeticException ex)
-        {
-            throw new MpiException(ErrorClass.ERR_ARG, what + ": type too large, sizes or bounds overflow 64 bits", ex);
-        }
-    }
 }

@@ -4,7 +4,6 @@ import org.jmpi.internal.bootstrap.BootstrapAuth;
 import org.jmpi.internal.bootstrap.BootstrapEnv;
 import org.jmpi.internal.bootstrap.BootstrapMessage;
 import org.jmpi.internal.bootstrap.BootstrapParams;
-import org.jmpi.internal.bootstrap.HandshakeFrameDecoder;
 import org.jmpi.spi.Params;
 
 import java.io.BufferedInputStream;
@@ -15,25 +14,13 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
-import java.net.StandardSocketOptions;
-import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 import static org.jmpi.internal.bootstrap.BootstrapProtocolDescriptor.*;
@@ -56,18 +43,18 @@ import static org.jmpi.internal.bootstrap.BootstrapProtocolDescriptor.*;
  * <p>Credentials: each rank has a single-use ticket (in its environment) and a rank key, handed over
  * wrapped on the connection that spends the ticket (see {@code BootstrapAuth}).
  *
+ * <p>Parts: {@link BootstrapAcceptor} (the selector thread: accept and handshakes),
+ * {@link BootstrapCredentials} (tickets, rank keys, the cap per rank), {@link BootstrapStore} (store,
+ * fence, heartbeats, failure); this class starts and stops them and serves authenticated connections.
+ *
  * <p>Threading: the selector thread owns the handshakes, the tickets' spent flags and the
- * {@link RefusalLog}; the store and fence state are guarded by this object's monitor; waiting gets and
- * fences wait on it and are woken by puts, fence arrivals, failures and {@link #close()}.
+ * {@link RefusalLog}; the store and fence state are guarded by the {@link BootstrapStore}'s monitor; waiting
+ * gets and fences wait on it and are woken by puts, fence arrivals, failures and {@link #close()}.
  */
 public final class BootstrapServer implements BootstrapService
 {
     /** Authenticated connections one rank may hold at once (its main one, abort, a few more). */
     static final int MAX_CONNECTIONS_PER_RANK = 8;
-    private static final int ACCEPTS_PER_WAKEUP = 64;
-    private static final long ACCEPT_BACKOFF_MIN_NS = TimeUnit.MILLISECONDS.toNanos(10);
-    private static final long ACCEPT_BACKOFF_MAX_NS = TimeUnit.SECONDS.toNanos(1);
-    private static final byte[] REFUSED_FRAME = BootstrapMessage.failure(STATUS_AUTH_FAILED, REFUSED).encode();
 
     /**
      * How a server listens and how it bounds clients that have not authenticated.
@@ -132,34 +119,14 @@ public final class BootstrapServer implements BootstrapService
 
     private final int size;
     private final String jobId;
-    private final byte[][] tickets;
-    private final byte[][] rankKeys;
-    private final BitSet ticketsSpent = new BitSet();
-    private final byte[] decoyKey = BootstrapAuth.newSecret();
     private final Listener listener;
     private final Config config;
     private final ServerSocketChannel serverChannel;
-    private final Selector selector;
-    private final SelectionKey acceptKey;
-    private final RefusalLog refusals;
-    private final Thread selectorThread;
-    private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
-    private final List<Handshake> authenticated = new ArrayList<>();
-    private final AtomicIntegerArray connectionsPerRank;
+    private final BootstrapCredentials credentials;
+    private final BootstrapStore store;
+    private final BootstrapAcceptor acceptor;
     private final Set<SocketChannel> connections = ConcurrentHashMap.newKeySet();
-    private final Map<String, byte[]> store = new HashMap<>();
-    private final BitSet fenceArrived = new BitSet();
-    private final BitSet exited = new BitSet();
-    /** Per rank: System.nanoTime() of its last heartbeat, 0 before the first (not watched). */
-    private final long[] lastHeartbeatNs;
-    private int unauthenticated;
     private volatile SpawnHandler spawnHandler;
-    private long acceptBackoffNs = ACCEPT_BACKOFF_MIN_NS;
-    private long acceptResumeNs;
-    private boolean acceptPaused;
-    private volatile boolean stopping;
-    private long fenceGeneration;
-    private String failure;
     private boolean closed;
 
     private BootstrapServer(final int size, final String jobId, final Listener listener, final Config config,
@@ -171,19 +138,10 @@ public final class BootstrapServer implements BootstrapService
         this.listener = listener;
         this.config = config;
         this.serverChannel = serverChannel;
-        this.selector = selector;
-        this.tickets = new byte[size][];
-        this.rankKeys = new byte[size][];
-        for (int rank = 0; rank < size; rank++)
-        {
-            tickets[rank] = givenTickets != null ? givenTickets[rank].clone() : BootstrapAuth.newSecret();
-            rankKeys[rank] = BootstrapAuth.newSecret();
-        }
-        this.connectionsPerRank = new AtomicIntegerArray(size);
-        this.lastHeartbeatNs = new long[size];
-        this.refusals = new RefusalLog(config.logIntervalNs(), log);
-        this.acceptKey = serverChannel.register(selector, SelectionKey.OP_ACCEPT);
-        this.selectorThread = Thread.ofPlatform().daemon().name("jmpirun-bootstrap").unstarted(this::selectLoop);
+        this.credentials = new BootstrapCredentials(size, jobId, givenTickets);
+        this.store = new BootstrapStore(size);
+        this.acceptor = new BootstrapAcceptor(config, credentials, this::handOff, new RefusalLog(config.logIntervalNs(), log),
+            serverChannel, selector);
     }
 
     /**
@@ -239,7 +197,7 @@ public final class BootstrapServer implements BootstrapService
             channel.configureBlocking(false);
             selector = Selector.open();
             final BootstrapServer server = new BootstrapServer(size, jobId, listener, config, log, channel, selector, tickets);
-            server.selectorThread.start();
+            server.acceptor.start();
             return server;
         }
         catch (final IOException ex)
@@ -267,7 +225,7 @@ public final class BootstrapServer implements BootstrapService
     /** Rank {@code rank}'s single-use ticket; for tests that connect as a rank. */
     byte[] ticket(final int rank)
     {
-        return tickets[rank].clone();
+        return credentials.ticket(rank);
     }
 
     @Override
@@ -294,40 +252,38 @@ public final class BootstrapServer implements BootstrapService
             BootstrapEnv.SIZE_ENV_NAME, Integer.toString(size),
             BootstrapEnv.JOB_ID_ENV_NAME, jobId,
             BootstrapEnv.BOOTSTRAP_ENV_NAME, endpoints.toString(),
-            BootstrapEnv.TICKET_ENV_NAME, BootstrapAuth.encodeSecret(tickets[rank]),
+            BootstrapEnv.TICKET_ENV_NAME, credentials.encodedTicket(rank),
             BootstrapEnv.LAUNCHER_PID_ENV_NAME, Long.toString(ProcessHandle.current().pid()));
     }
 
     @Override
-    public synchronized boolean initialized(final int rank)
+    public boolean initialized(final int rank)
     {
-        return store.containsKey(BootstrapEnv.INIT_KEY_PREFIX + rank);
+        return store.initialized(rank);
     }
 
     @Override
-    public synchronized boolean finalized(final int rank)
+    public boolean finalized(final int rank)
     {
-        return store.containsKey(BootstrapEnv.FINALIZED_KEY_PREFIX + rank);
+        return store.finalized(rank);
     }
 
     @Override
-    public synchronized void rankExited(final int rank, final String how)
+    public void rankExited(final int rank, final String how)
     {
-        exited.set(rank);
-        if (!finalized(rank))
-        {
-            fail("rank " + rank + " " + how);
-        }
+        store.rankExited(rank, how);
     }
 
     @Override
-    public synchronized void fail(final String reason)
+    public void fail(final String reason)
     {
-        if (failure == null)
-        {
-            failure = reason;
-        }
-        notifyAll();
+        store.fail(reason);
+    }
+
+    @Override
+    public int silentRank(final long silenceNs)
+    {
+        return store.silentRank(silenceNs);
     }
 
     @Override
@@ -342,13 +298,11 @@ public final class BootstrapServer implements BootstrapService
             closed = true;
             fail("the launcher is stopping the job");
         }
-        stopping = true;
-        closeQuietly(serverChannel);
-        selector.wakeup();
+        acceptor.stop();
         connections.forEach(BootstrapServer::closeQuietly);
         try
         {
-            selectorThread.join(TimeUnit.SECONDS.toMillis(1));
+            acceptor.join(TimeUnit.SECONDS.toMillis(1));
         }
         catch (final InterruptedException ex)
         {
@@ -356,230 +310,24 @@ public final class BootstrapServer implements BootstrapService
         }
     }
 
-    /** The selector thread: runs until {@link #close()}, whatever goes wrong in a step. */
-    private void selectLoop()
-    {
-        long errorBackoffNs = ACCEPT_BACKOFF_MIN_NS;
-        while (!stopping)
-        {
-            try
-            {
-                step();
-                errorBackoffNs = ACCEPT_BACKOFF_MIN_NS;
-            }
-            catch (final Throwable ex)
-            {
-                if (stopping)
-                {
-                    break;
-                }
-                // Whatever it was (an I/O error of the selector, OutOfMemoryError elsewhere in the JVM), the
-                // service must go on: report it like a failed accept, back off, try again.
-                try
-                {
-                    refusals.acceptFailed("bootstrap selector: " + ex);
-                    refusals.poll(System.nanoTime());
-                }
-                catch (final Throwable ignored)
-                {
-                    // Reporting failed too (no memory); backing off is all that is left.
-                }
-                LockSupport.parkNanos(errorBackoffNs);
-                errorBackoffNs = Math.min(ACCEPT_BACKOFF_MAX_NS, errorBackoffNs * 2);
-            }
-        }
-        for (final Handshake handshake : handshakes)
-        {
-            closeQuietly(handshake.channel);
-        }
-        handshakes.clear();
-        closeQuietly(selector);
-        refusals.flush(System.nanoTime());
-    }
-
-    /**
-     * 1. Close handshakes past their deadline; resume accepting when a back-off has run out.
-     * 2. Report turned-away connections if due.
-     * 3. Wait for readiness until the earliest of: the next deadline, the end of the back-off, the next report.
-     * 4. Accept new connections; advance handshakes that can read or write.
-     * 5. Hand authenticated connections to their threads (their keys deregistered first).
-     */
-    private void step() throws IOException
-    {
-        final long nowNs = System.nanoTime();
-        long waitNs = expireHandshakes(nowNs);
-        if (acceptPaused)
-        {
-            if (nowNs - acceptResumeNs >= 0)
-            {
-                acceptPaused = false;
-                acceptKey.interestOps(SelectionKey.OP_ACCEPT);
-            }
-            else
-            {
-                waitNs = Math.min(waitNs, acceptResumeNs - nowNs);
-            }
-        }
-        waitNs = Math.min(waitNs, refusals.poll(nowNs));
-        if (waitNs == Long.MAX_VALUE)
-        {
-            selector.select();
-        }
-        else
-        {
-            selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNs + 999_999)));
-        }
-        final Iterator<SelectionKey> ready = selector.selectedKeys().iterator();
-        while (ready.hasNext())
-        {
-            final SelectionKey key = ready.next();
-            ready.remove();
-            if (key == acceptKey)
-            {
-                if (key.isValid())
-                {
-                    acceptReady();
-                }
-            }
-            else if (key.attachment() instanceof Handshake handshake)
-            {
-                handshake.onReady(key);
-            }
-        }
-        if (!authenticated.isEmpty())
-        {
-            selector.selectNow();
-            for (final Handshake handshake : authenticated)
-            {
-                handOff(handshake);
-            }
-            authenticated.clear();
-        }
-    }
-
-    /** Closes every handshake past its deadline; returns nanoseconds until the next deadline. */
-    private long expireHandshakes(final long nowNs)
-    {
-        while (!handshakes.isEmpty())
-        {
-            final Handshake first = handshakes.peekFirst();
-            if (first.done)
-            {
-                handshakes.pollFirst();
-                continue;
-            }
-            if (nowNs - first.deadlineNs < 0)
-            {
-                return first.deadlineNs - nowNs;
-            }
-            handshakes.pollFirst();
-            first.finish(RefusalLog.Kind.TIMED_OUT);
-        }
-        return Long.MAX_VALUE;
-    }
-
-    private void acceptReady()
-    {
-        for (int accepted = 0; accepted < ACCEPTS_PER_WAKEUP; accepted++)
-        {
-            final SocketChannel channel;
-            try
-            {
-                channel = serverChannel.accept();
-            }
-            catch (final IOException ex)
-            {
-                if (stopping)
-                {
-                    return;
-                }
-                refusals.acceptFailed(String.valueOf(ex.getMessage()));
-                acceptKey.interestOps(0);
-                acceptPaused = true;
-                acceptResumeNs = System.nanoTime() + acceptBackoffNs;
-                acceptBackoffNs = Math.min(ACCEPT_BACKOFF_MAX_NS, acceptBackoffNs * 2);
-                return;
-            }
-            if (channel == null)
-            {
-                return;
-            }
-            acceptBackoffNs = ACCEPT_BACKOFF_MIN_NS;
-            final String peer = peerAddress(channel);
-            if (unauthenticated >= config.maxUnauthenticated())
-            {
-                refusals.record(RefusalLog.Kind.OVER_CAP, peer);
-                closeQuietly(channel);
-                continue;
-            }
-            try
-            {
-                channel.configureBlocking(false);
-                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                final Handshake handshake = new Handshake(channel, peer, System.nanoTime() + config.handshakeTimeoutNs());
-                handshake.key = channel.register(selector, SelectionKey.OP_READ, handshake);
-                unauthenticated++;
-                handshakes.addLast(handshake);
-                handshake.write();
-            }
-            catch (final IOException | RuntimeException ex)
-            {
-                refusals.record(RefusalLog.Kind.CLOSED_EARLY, peer);
-                closeQuietly(channel);
-            }
-        }
-    }
-
-    /**
-     * Checks a complete HELLO. Every check runs whatever the earlier ones found (the proof is computed,
-     * with a decoy key if need be), and every failure gets the same answer, so a client learns nothing
-     * but "refused".
-     *
-     * @return the OK frame to send (with the wrapped rank key for a ticket), or null to refuse.
-     */
-    private byte[] verify(final BootstrapMessage hello, final byte[] nonce)
-    {
-        final int rank = hello.rank();
-        final boolean rankValid = rank >= 0 && rank < size;
-        final boolean ticket = hello.code() == CREDENTIAL_TICKET;
-        final byte[] key = !rankValid ? decoyKey : ticket ? tickets[rank] : rankKeys[rank];
-        final boolean proofValid = BootstrapAuth.verify(key, nonce, jobId, rank, hello.value());
-        boolean ok = proofValid & rankValid & hello.version() == VERSION & hello.type() == TYPE_HELLO &
-            jobId.equals(hello.key()) & (ticket || hello.code() == CREDENTIAL_RANK_KEY);
-        ok = ok && (ticket ? !ticketsSpent.get(rank) : true);
-        ok = ok && connectionsPerRank.get(rank) < MAX_CONNECTIONS_PER_RANK;
-        if (!ok)
-        {
-            return null;
-        }
-        connectionsPerRank.incrementAndGet(rank);
-        if (ticket)
-        {
-            ticketsSpent.set(rank);
-            return BootstrapMessage.response(STATUS_OK, BootstrapAuth.wrapRankKey(rankKeys[rank], tickets[rank], nonce, jobId, rank)).encode();
-        }
-        return BootstrapMessage.response(STATUS_OK, null).encode();
-    }
-
     /** On the selector thread, after the connection's key is deregistered: start its thread. */
-    private void handOff(final Handshake handshake)
+    private void handOff(final SocketChannel channel, final int rank, final byte[] okFrame)
     {
-        final SocketChannel channel = handshake.channel;
         try
         {
             channel.configureBlocking(true);
             connections.add(channel);
-            if (stopping)
+            if (acceptor.stopping())
             {
                 throw new IOException("server closing");
             }
-            Thread.ofPlatform().daemon().name("jmpirun-bootstrap-rank-" + handshake.rank).stackSize(256 * 1024)
-                .start(() -> serve(channel, handshake.rank, handshake.okFrame));
+            Thread.ofPlatform().daemon().name("jmpirun-bootstrap-rank-" + rank).stackSize(256 * 1024)
+                .start(() -> serve(channel, rank, okFrame));
         }
         catch (final IOException | RuntimeException | OutOfMemoryError ex)
         {
             connections.remove(channel);
-            connectionsPerRank.decrementAndGet(handshake.rank);
+            credentials.release(rank);
             closeQuietly(channel);
         }
     }
@@ -608,12 +356,12 @@ public final class BootstrapServer implements BootstrapService
                 }
                 final BootstrapMessage response = switch (request.type())
                 {
-                    case TYPE_PUT -> put(request);
-                    case TYPE_GET -> get(request);
-                    case TYPE_FENCE -> fence(rank, request.timeoutNs());
+                    case TYPE_PUT -> store.put(request);
+                    case TYPE_GET -> store.get(request);
+                    case TYPE_FENCE -> store.fence(rank, request.timeoutNs());
                     case TYPE_ABORT -> abort(rank, request);
                     case TYPE_CLOSE -> BootstrapMessage.response(STATUS_OK, null);
-                    case TYPE_HEARTBEAT -> heartbeat(rank, request.timeoutNs());
+                    case TYPE_HEARTBEAT -> store.heartbeat(rank, request.timeoutNs());
                     case TYPE_SPAWN -> spawn(rank, request);
                     default -> BootstrapMessage.failure(STATUS_ERROR, "unexpected request " + typeName(request.type()));
                 };
@@ -631,7 +379,7 @@ public final class BootstrapServer implements BootstrapService
         finally
         {
             connections.remove(channel);
-            connectionsPerRank.decrementAndGet(rank);
+            credentials.release(rank);
         }
     }
 
@@ -651,110 +399,6 @@ public final class BootstrapServer implements BootstrapService
         return BootstrapMessage.response(STATUS_OK, reply);
     }
 
-    private synchronized BootstrapMessage put(final BootstrapMessage request)
-    {
-        if (request.key().isEmpty())
-        {
-            return BootstrapMessage.failure(STATUS_ERROR, "put with an empty key");
-        }
-        store.put(request.key(), request.value());
-        notifyAll();
-        return BootstrapMessage.response(STATUS_OK, null);
-    }
-
-    private synchronized BootstrapMessage get(final BootstrapMessage request)
-    {
-        final long deadlineNs = System.nanoTime() + clampTimeout(request.timeoutNs());
-        byte[] value;
-        while ((value = store.get(request.key())) == null)
-        {
-            if (failure != null)
-            {
-                return BootstrapMessage.failure(STATUS_JOB_FAILED, failure);
-            }
-            final long leftNs = deadlineNs - System.nanoTime();
-            if (leftNs <= 0)
-            {
-                return BootstrapMessage.failure(STATUS_TIMEOUT, "key " + request.key() + " not published");
-            }
-            if (!await(leftNs))
-            {
-                return BootstrapMessage.failure(STATUS_JOB_FAILED, "interrupted");
-            }
-        }
-        return BootstrapMessage.response(STATUS_OK, value);
-    }
-
-    /**
-     * 1. Fail at once if the job has failed or the rank is already waiting (a protocol error).
-     * 2. Mark the rank arrived; the last arrival starts the next generation and wakes everyone.
-     * 3. Otherwise wait for the generation to change, the job to fail, or the timeout; a rank that times
-     *    out withdraws its arrival so a retry counts once.
-     */
-    private synchronized BootstrapMessage fence(final int rank, final long timeoutNs)
-    {
-        if (failure != null)
-        {
-            return BootstrapMessage.failure(STATUS_JOB_FAILED, failure);
-        }
-        if (fenceArrived.get(rank))
-        {
-            return BootstrapMessage.failure(STATUS_ERROR, "rank " + rank + " entered the fence twice");
-        }
-        final long generation = fenceGeneration;
-        fenceArrived.set(rank);
-        if (fenceArrived.cardinality() == size)
-        {
-            fenceArrived.clear();
-            fenceGeneration++;
-            notifyAll();
-            return BootstrapMessage.response(STATUS_OK, null);
-        }
-        final long deadlineNs = System.nanoTime() + clampTimeout(timeoutNs);
-        while (fenceGeneration == generation)
-        {
-            final long leftNs = deadlineNs - System.nanoTime();
-            if (failure != null || leftNs <= 0 || !await(leftNs))
-            {
-                fenceArrived.clear(rank);
-                return failure != null ?
-                    BootstrapMessage.failure(STATUS_JOB_FAILED, failure) :
-                    BootstrapMessage.failure(STATUS_TIMEOUT, "fence: " + fenceArrived.cardinality() + " of " + size + " ranks arrived");
-            }
-        }
-        return BootstrapMessage.response(STATUS_OK, null);
-    }
-
-    /** Notes {@code rank} as heard from now; answers after {@code timeoutNs}, or at once when the job fails. */
-    private synchronized BootstrapMessage heartbeat(final int rank, final long timeoutNs)
-    {
-        lastHeartbeatNs[rank] = System.nanoTime() | 1;
-        final long deadlineNs = System.nanoTime() + clampTimeout(timeoutNs);
-        while (failure == null)
-        {
-            final long leftNs = deadlineNs - System.nanoTime();
-            if (leftNs <= 0 || !await(leftNs))
-            {
-                break;
-            }
-        }
-        return failure != null ? BootstrapMessage.failure(STATUS_JOB_FAILED, failure) : BootstrapMessage.response(STATUS_OK, null);
-    }
-
-    @Override
-    public synchronized int silentRank(final long silenceNs)
-    {
-        final long now = System.nanoTime();
-        for (int rank = 0; rank < size; rank++)
-        {
-            if (lastHeartbeatNs[rank] != 0 && now - lastHeartbeatNs[rank] > silenceNs && !exited.get(rank) && !finalized(rank))
-            {
-                return rank;
-            }
-        }
-        return -1;
-    }
-
     private BootstrapMessage abort(final int rank, final BootstrapMessage request)
     {
         final String message = request.valueText();
@@ -763,45 +407,13 @@ public final class BootstrapServer implements BootstrapService
         return BootstrapMessage.response(STATUS_OK, null);
     }
 
-    private boolean await(final long leftNs)
-    {
-        try
-        {
-            TimeUnit.NANOSECONDS.timedWait(this, Math.max(1, leftNs));
-            return true;
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    private static long clampTimeout(final long timeoutNs)
-    {
-        return Math.max(0, Math.min(timeoutNs, TimeUnit.DAYS.toNanos(365)));
-    }
-
     private static void send(final OutputStream out, final BootstrapMessage message) throws IOException
     {
         message.writeTo(out);
         out.flush();
     }
 
-    private static String peerAddress(final SocketChannel channel)
-    {
-        try
-        {
-            final SocketAddress remote = channel.getRemoteAddress();
-            return remote instanceof InetSocketAddress inet ? inet.getAddress().getHostAddress() : String.valueOf(remote);
-        }
-        catch (final IOException ex)
-        {
-            return "unknown";
-        }
-    }
-
-    private static void closeQuietly(final AutoCloseable closeable)
+    static void closeQuietly(final AutoCloseable closeable)
     {
         if (closeable == null)
         {
@@ -814,135 +426,6 @@ public final class BootstrapServer implements BootstrapService
         catch (final Exception ex)
         {
             // Closing a connection that is gone or a server that is stopping: nothing to report.
-        }
-    }
-
-    /**
-     * One connection between accept and the end of its handshake, on the selector thread: the challenge
-     * being written, the HELLO being gathered in a fixed buffer.
-     */
-    private final class Handshake
-    {
-        final SocketChannel channel;
-        final String peer;
-        final long deadlineNs;
-        final byte[] nonce = BootstrapAuth.newNonce();
-        final HandshakeFrameDecoder decoder = new HandshakeFrameDecoder();
-        final ByteBuffer out;
-        SelectionKey key;
-        boolean done;
-        int rank;
-        byte[] okFrame;
-
-        Handshake(final SocketChannel channel, final String peer, final long deadlineNs)
-        {
-            this.channel = channel;
-            this.peer = peer;
-            this.deadlineNs = deadlineNs;
-            this.out = ByteBuffer.wrap(BootstrapMessage.request(TYPE_CHALLENGE, -1, 0, 0, "", nonce).encode());
-        }
-
-        /** Writes what is left of the challenge; asks for writability while some is. */
-        void write() throws IOException
-        {
-            channel.write(out);
-            key.interestOps(out.hasRemaining() ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
-        }
-
-        void onReady(final SelectionKey readyKey)
-        {
-            if (done)
-            {
-                return;
-            }
-            try
-            {
-                if (readyKey.isValid() && readyKey.isWritable() && out.hasRemaining())
-                {
-                    write();
-                }
-                if (!readyKey.isValid() || !readyKey.isReadable())
-                {
-                    return;
-                }
-                final ByteBuffer in = decoder.buffer();
-                final int read = in.hasRemaining() ? channel.read(in) : 0;
-                if (read < 0)
-                {
-                    finish(RefusalLog.Kind.CLOSED_EARLY);
-                    return;
-                }
-                switch (decoder.update())
-                {
-                    case INCOMPLETE ->
-                    {
-                    }
-                    case MALFORMED -> refuse();
-                    case COMPLETE -> complete();
-                }
-            }
-            catch (final IOException ex)
-            {
-                finish(RefusalLog.Kind.CLOSED_EARLY);
-            }
-        }
-
-        private void complete() throws IOException
-        {
-            final BootstrapMessage hello;
-            try
-            {
-                hello = decoder.message();
-            }
-            catch (final IOException ex)
-            {
-                refuse();
-                return;
-            }
-            if (out.hasRemaining())
-            {
-                // A HELLO before the whole challenge was sent cannot answer it.
-                refuse();
-                return;
-            }
-            final byte[] ok = verify(hello, nonce);
-            if (ok == null)
-            {
-                refuse();
-                return;
-            }
-            done = true;
-            unauthenticated--;
-            rank = hello.rank();
-            okFrame = ok;
-            key.cancel();
-            authenticated.add(this);
-        }
-
-        /** Answers "refused" if the socket takes it at once (never waits for that), and closes. */
-        private void refuse()
-        {
-            try
-            {
-                channel.write(ByteBuffer.wrap(REFUSED_FRAME));
-            }
-            catch (final IOException ex)
-            {
-                // Gone already; closing is all that is left.
-            }
-            finish(RefusalLog.Kind.REFUSED);
-        }
-
-        void finish(final RefusalLog.Kind why)
-        {
-            if (done)
-            {
-                return;
-            }
-            done = true;
-            unauthenticated--;
-            refusals.record(why, peer);
-            closeQuietly(channel);
         }
     }
 }

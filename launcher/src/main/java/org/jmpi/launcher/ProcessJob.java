@@ -2,15 +2,12 @@ package org.jmpi.launcher;
 
 import org.jmpi.internal.bootstrap.BootstrapEnv;
 import org.jmpi.internal.bootstrap.BootstrapParams;
-import org.jmpi.internal.bootstrap.JvmFlags;
 import org.jmpi.spi.Params;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -81,10 +78,8 @@ final class ProcessJob
     private final List<BootstrapServer> spawnedJobs = new ArrayList<>();
     private BootstrapService bootstrap;
     private volatile Map<String, String> resolvedExports = Map.of();
-    /** Per rank: started through the launch agent (on another host). */
-    private final boolean[] remote;
-    /** The ranks of each process: one each, or those of one host (--threads across hosts). */
-    private final int[][] units;
+    /** The processes and the ranks each carries; which ranks run on other hosts. */
+    private final JobUnits units;
     /** Per unit: "pid N[ on HOST]". */
     private final String[] pids;
     private boolean cleanedUp;
@@ -104,22 +99,8 @@ final class ProcessJob
         this.stdin = stdin;
         this.jmpiClassPath = jmpiClassPath;
         this.bootstrapFactory = bootstrapFactory;
-        this.remote = new boolean[options.rankCount()];
-        this.units = units(options);
-        this.pids = new String[units.length];
-        final LaunchOptions.Placement placement = options.placement();
-        if (placement != null)
-        {
-            final boolean[] localHost = new boolean[placement.hosts().names().size()];
-            for (int h = 0; h < localHost.length; h++)
-            {
-                localHost[h] = Hosts.isLocal(placement.hosts().names().get(h));
-            }
-            for (int rank = 0; rank < remote.length; rank++)
-            {
-                remote[rank] = !localHost[placement.hostOfRank()[rank]];
-            }
-        }
+        this.units = new JobUnits(options);
+        this.pids = new String[units.count()];
     }
 
     /** The heartbeat timeout of remote ranks ({@code jmpi.bootstrap.heartbeat.timeout}). */
@@ -131,28 +112,7 @@ final class ProcessJob
     /** The command line that starts one rank JVM. */
     List<String> command()
     {
-        return rankCommand(options, jmpiClassPath);
-    }
-
-    /**
-     * The command line that starts one rank JVM of {@code options}' job: jmpi's class path first, then the user's
-     * (so jmpi runs with the libraries it was built with, and the JDK can check the rank JVMs' ahead-of-time cache
-     * of jmpi's classes against the class path: {@link AotCache}).
-     */
-    static List<String> rankCommand(final LaunchOptions options, final List<String> jmpiClassPath)
-    {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JvmFlags.FLAGS);
-        command.addAll(options.jvmArgs());
-        options.params().forEach((name, value) -> command.add("-D" + name + "=" + value));
-        final List<String> classPath = new ArrayList<>(jmpiClassPath);
-        classPath.addAll(options.classPath());
-        command.add("-cp");
-        command.add(String.join(File.pathSeparator, classPath));
-        command.add(options.mainClass());
-        command.addAll(options.appArgs());
-        return command;
+        return RankCommands.rank(options, jmpiClassPath);
     }
 
     /** Runs the job to its end and returns the launcher's exit code. */
@@ -208,14 +168,14 @@ final class ProcessJob
         resolvedExports = exports;
         final LaunchOptions.Placement placement = options.placement();
         final boolean hybrid = placement != null && options.threads();
-        final List<String> command = hybrid ? hostJobCommand(options, jmpiClassPath) : command();
+        final List<String> command = hybrid ? RankCommands.hostJob(options, jmpiClassPath) : command();
         final int[] allowedCpus = CpuBinding.allowedCpus();
-        final int[] cpus = CpuBinding.plan(hybrid ? CpuBinding.NONE : options.bindTo(), localUnits(), allowedCpus);
+        final int[] cpus = CpuBinding.plan(hybrid ? CpuBinding.NONE : options.bindTo(), units.localCount(), allowedCpus);
         final String taskset = cpus.length > 0 && cpus[0] >= 0 ? CpuBinding.taskset() : null;
         int localUnit = 0;
-        for (int unit = 0; unit < units.length; unit++)
+        for (int unit = 0; unit < units.count(); unit++)
         {
-            final int first = units[unit][0];
+            final int first = units.ranks(unit)[0];
             final Map<String, String> rankEnv = new LinkedHashMap<>(bootstrap.rankEnvironment(first));
             final List<String> tickets = new ArrayList<>();
             if (placement != null)
@@ -226,18 +186,18 @@ final class ProcessJob
             {
                 rankEnv.remove(BootstrapEnv.RANK_ENV_NAME);
                 rankEnv.remove(BootstrapEnv.TICKET_ENV_NAME);
-                rankEnv.put(HostJob.RANKS_ENV_NAME, rankList(units[unit], ","));
-                for (final int rank : units[unit])
+                rankEnv.put(HostJob.RANKS_ENV_NAME, units.rankList(unit));
+                for (final int rank : units.ranks(unit))
                 {
                     tickets.add(bootstrap.rankEnvironment(rank).get(BootstrapEnv.TICKET_ENV_NAME));
                 }
             }
-            else if (remote[first])
+            else if (units.remote(first))
             {
                 tickets.add(rankEnv.remove(BootstrapEnv.TICKET_ENV_NAME));
             }
             final ProcessBuilder builder;
-            if (remote[first])
+            if (units.remote(first))
             {
                 rankEnv.remove(BootstrapEnv.LAUNCHER_PID_ENV_NAME);
                 rankEnv.put(BootstrapEnv.HEARTBEAT_ENV_NAME, Long.toString(heartbeatMs()));
@@ -267,7 +227,7 @@ final class ProcessJob
             }
             catch (final IOException ex)
             {
-                err.println("jmpirun: cannot start " + unitName(unit) + " (" + builder.command().get(0) + "): " + ex.getMessage());
+                err.println("jmpirun: cannot start " + units.name(unit) + " (" + builder.command().get(0) + "): " + ex.getMessage());
                 return false;
             }
             pids[unit] = "pid " + process.pid() + (placement == null ? "" : " on " + placement.host(first));
@@ -276,7 +236,7 @@ final class ProcessJob
                 return false;
             }
             final byte[] prefix = !options.tagOutput() ? new byte[0] :
-                units[unit].length == 1 ? LineSink.tag(first) : ("[" + rankList(units[unit], ",") + "] ").getBytes(StandardCharsets.UTF_8);
+                units.ranks(unit).length == 1 ? LineSink.tag(first) : ("[" + units.rankList(unit) + "] ").getBytes(StandardCharsets.UTF_8);
             synchronized (forwarders)
             {
                 forwarders.add(StreamForwarder.start(process.getInputStream(), out, prefix, "jmpirun-stdout-" + first));
@@ -296,91 +256,6 @@ final class ProcessJob
         return true;
     }
 
-    /** How many units this launcher starts on this node (the others go through the launch agent). */
-    private int localUnits()
-    {
-        int local = 0;
-        for (final int[] unit : units)
-        {
-            local += remote[unit[0]] ? 0 : 1;
-        }
-        return local;
-    }
-
-    /** {@code java ... -cp <jmpi> org.jmpi.launcher.HostJob <user class path> Main args}: the user's classes load per rank. */
-    static List<String> hostJobCommand(final LaunchOptions options, final List<String> jmpiClassPath)
-    {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JvmFlags.FLAGS);
-        command.addAll(options.jvmArgs());
-        options.params().forEach((name, value) -> command.add("-D" + name + "=" + value));
-        command.add("-cp");
-        command.add(String.join(File.pathSeparator, jmpiClassPath));
-        command.add(HostJob.class.getName());
-        command.add(String.join(File.pathSeparator, options.classPath()));
-        command.add(options.mainClass());
-        command.addAll(options.appArgs());
-        return command;
-    }
-
-    private int unitOf(final int rank)
-    {
-        for (int unit = 0; unit < units.length; unit++)
-        {
-            for (final int r : units[unit])
-            {
-                if (r == rank)
-                {
-                    return unit;
-                }
-            }
-        }
-        throw new IllegalArgumentException("no such rank: " + rank);
-    }
-
-    /** "rank 3" or "ranks 2,3 (one JVM)". */
-    private String unitName(final int unit)
-    {
-        return units[unit].length == 1 ? "rank " + units[unit][0] : "ranks " + rankList(units[unit], ",") + " (one JVM)";
-    }
-
-    private static String rankList(final int[] ranks, final String separator)
-    {
-        final StringBuilder sb = new StringBuilder();
-        for (final int rank : ranks)
-        {
-            sb.append(sb.isEmpty() ? "" : separator).append(rank);
-        }
-        return sb.toString();
-    }
-
-    /** The processes' ranks: one each, or with --threads across hosts the ranks of each host in order. */
-    private static int[][] units(final LaunchOptions options)
-    {
-        final LaunchOptions.Placement placement = options.placement();
-        if (placement == null || !options.threads())
-        {
-            final int[][] units = new int[options.rankCount()][];
-            for (int rank = 0; rank < units.length; rank++)
-            {
-                units[rank] = new int[] {rank};
-            }
-            return units;
-        }
-        final List<int[]> units = new ArrayList<>();
-        for (int h = 0; h < placement.hosts().names().size(); h++)
-        {
-            final int host = h;
-            final int[] ranks = java.util.stream.IntStream.range(0, options.rankCount()).filter(r -> placement.hostOfRank()[r] == host).toArray();
-            if (ranks.length > 0)
-            {
-                units.add(ranks);
-            }
-        }
-        return units.toArray(int[][]::new);
-    }
-
     /** A remote rank reads its ticket from the first line of its stdin (never on a command line); a HostJob one per rank. */
     private boolean sendTickets(final Process process, final List<String> tickets, final int unit)
     {
@@ -392,7 +267,7 @@ final class ProcessJob
         }
         catch (final IOException ex)
         {
-            err.println("jmpirun: cannot hand " + unitName(unit) + " its ticket(s): " + ex.getMessage());
+            err.println("jmpirun: cannot hand " + units.name(unit) + " its ticket(s): " + ex.getMessage());
             return false;
         }
     }
@@ -407,14 +282,10 @@ final class ProcessJob
     {
         final long timeoutDeadline = options.timeoutNs() > 0 ? System.nanoTime() + options.timeoutNs() : Long.MAX_VALUE;
         long stopDeadline = Long.MAX_VALUE;
-        int running = units.length;
+        int running = units.count();
         int exitCode = 0;
         boolean failed = false;
-        boolean watchRemote = false;
-        for (final boolean r : remote)
-        {
-            watchRemote |= r;
-        }
+        final boolean watchRemote = units.anyRemote();
         final long heartbeatMs = heartbeatMs();
         while (running > 0)
         {
@@ -443,7 +314,7 @@ final class ProcessJob
                 {
                     failed = true;
                     exitCode = LOST_EXIT_CODE;
-                    err.println("jmpirun: rank " + silent + " (" + pids[unitOf(silent)] + ") lost: no heartbeat for " + heartbeatMs +
+                    err.println("jmpirun: rank " + silent + " (" + pids[units.unitOf(silent)] + ") lost: no heartbeat for " + heartbeatMs +
                         " ms (host down or unreachable?); stopping the job");
                     bootstrap.fail("rank " + silent + " on " + options.placement().host(silent) + " lost (no heartbeat for " +
                         heartbeatMs + " ms)");
@@ -474,7 +345,7 @@ final class ProcessJob
                 running--;
                 final String how = ExitStatus.describe(exited.exitCode());
                 boolean noFinalize = false;
-                for (final int rank : units[exited.unit()])
+                for (final int rank : units.ranks(exited.unit()))
                 {
                     final boolean unfinished = exited.exitCode() == 0 && bootstrap.initialized(rank) && !bootstrap.finalized(rank);
                     noFinalize |= unfinished;
@@ -484,7 +355,7 @@ final class ProcessJob
                 {
                     failed = true;
                     exitCode = exited.exitCode() != 0 ? exited.exitCode() : NO_FINALIZE_EXIT_CODE;
-                    err.println("jmpirun: " + unitName(exited.unit()) + " (" + pids[exited.unit()] + ") " + how +
+                    err.println("jmpirun: " + units.name(exited.unit()) + " (" + pids[exited.unit()] + ") " + how +
                         (noFinalize ? " after init without finalize" : "") + (running > 0 ? "; stopping the job" : ""));
                     stopAll();
                     stopDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MS);
@@ -666,9 +537,9 @@ final class ProcessJob
             return;
         }
         final java.util.Set<String> hosts = new java.util.LinkedHashSet<>();
-        for (int rank = 0; rank < remote.length; rank++)
+        for (int rank = 0; rank < units.rankCount(); rank++)
         {
-            if (remote[rank] && pids[unitOf(rank)] != null && !bootstrap.initialized(rank))
+            if (units.remote(rank) && pids[units.unitOf(rank)] != null && !bootstrap.initialized(rank))
             {
                 hosts.add(placement.host(rank));
             }
@@ -676,13 +547,7 @@ final class ProcessJob
         final List<Process> cleaners = new ArrayList<>();
         for (final String host : hosts)
         {
-            final List<String> java = new ArrayList<>();
-            java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            options.params().forEach((name, value) -> java.add("-D" + name + "=" + value));
-            java.add("-cp");
-            java.add(String.join(File.pathSeparator, jmpiClassPath));
-            java.add(JobCleanup.class.getName());
-            java.add(bootstrap.jobId());
+            final List<String> java = RankCommands.cleanup(options, jmpiClassPath, bootstrap.jobId());
             final ProcessBuilder builder = new ProcessBuilder(placement.launchAgent().command(host,
                 LaunchAgent.script(System.getProperty("user.dir"), null, resolvedExports, java)));
             builder.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.PIPE);

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import org.jmpi.internal.bootstrap.BootstrapEnv;
-import org.jmpi.internal.bootstrap.JvmFlags;
 import org.jmpi.internal.bootstrap.SpawnWire;
 import org.jmpi.spi.Params;
 
@@ -136,14 +135,10 @@ final class SpawnService
             tickets).encode();
     }
 
-    /** A child's command line: as a rank's ({@link ProcessJob#rankCommand}) with the app's options, class path and main class. */
+    /** A child's command line: as a rank's ({@link RankCommands#rank}) with the app's options, class path and main class. */
     List<String> command(final SpawnWire.App app)
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JvmFlags.FLAGS);
-        command.addAll(options.jvmArgs());
-        options.params().forEach((name, value) -> command.add("-D" + name + "=" + value));
+        final List<String> command = RankCommands.java(options);
         command.addAll(app.jvmArgs());
         // Absolute: a child may run in another directory (info "wdir").
         final List<String> classPath = new ArrayList<>();

@@ -110,7 +110,7 @@ final class SrunJob
         {
             command.add("--label");
         }
-        command.addAll(plan.threads() ? ProcessJob.hostJobCommand(options, jmpiClassPath) : ProcessJob.rankCommand(options, jmpiClassPath));
+        command.addAll(plan.threads() ? RankCommands.hostJob(options, jmpiClassPath) : RankCommands.rank(options, jmpiClassPath));
         return command;
     }
 
