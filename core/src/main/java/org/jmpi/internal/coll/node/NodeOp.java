@@ -44,7 +44,7 @@ import org.jmpi.internal.reduce.Kernels;
  * so no peer waits forever; a value read from a peer that cannot be right (a flag beyond any call the peers
  * can have reached, a length outside the slot) is ERR_INTERN.
  *
- * <p>Threading: made on the calling thread; {@link #progress()} runs on the engine thread.
+ * <p>Threading: armed on the calling thread ({@link #take}); {@link #progress()} runs on the engine thread.
  */
 final class NodeOp extends RequestImpl implements ProgressEngine.Activity
 {
@@ -69,25 +69,25 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
 
     private final NodeComm node;
     private NodeRegion region;
-    private final String call;
-    final Kind kind;
+    private String call;
+    Kind kind;
     /** This call's number. */
-    private final long seq;
-    final int root;
+    private long seq;
+    int root;
     private final int me;
     private final int size;
     /** This rank's contribution (bcast: the data at the root; reductions: the input; gather, allgather: the block; null: IN_PLACE). */
-    final Part in;
+    Part in;
     /** This rank's receiving part (bcast: the data at non-roots; reductions: the result; scatter: the block), or null. */
-    final Part out;
+    Part out;
     /** Per-rank blocks: gather's and allgather's receive blocks, scatter's and alltoall's send blocks. */
-    final Part[] blocks;
+    Part[] blocks;
     /** Alltoall: the receive blocks. */
-    final Part[] outBlocks;
-    final Op op;
-    final Datatype type;
+    Part[] outBlocks;
+    Op op;
+    Datatype type;
     /** Packed bytes this rank expects per rank (bcast, reductions: all; gather, scatter, allgather, alltoall: one block). */
-    final long bytes;
+    long bytes;
     private boolean direct;
     /** Mapped regions: the rounds (null in a heap region, where a call is one round). */
     private SlotRounds rounds;
@@ -96,30 +96,212 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
     private int half;
     private Step step = Step.SETUP;
     private MpiException failure;
+    /** The parts and block arrays this op lends its calls ({@link #part}, {@link #blockParts}): a spare op reuses them. */
+    private final Part[] parts = {new Part(), new Part()};
+    private Part[] blockParts;
+    private Part[] outBlockParts;
+    /** Whether the call runs to completion before {@link #launch} returns (a blocking call). */
+    private boolean blocking;
 
-    /** Made by {@link NodeCall#start()}. */
-    NodeOp(final NodeCall b)
+    /**
+     * A call of {@code node}'s: {@link #take} arms one for each call, and a blocking call's op is kept as the
+     * communicator's spare for the next one.
+     */
+    private NodeOp(final NodeComm node)
     {
-        super(b.node.comm.engine(), b.node.errors);
-        this.node = b.node;
-        this.region = b.node.heapRegion();
-        this.call = b.call;
-        this.kind = b.kind;
-        this.root = b.root;
+        super(node.comm.engine(), node.errors);
+        this.node = node;
         this.me = node.rank;
         this.size = node.size;
-        this.in = b.in;
-        this.out = b.out;
-        this.blocks = b.blocks;
-        this.outBlocks = b.outBlocks;
-        this.op = b.op;
-        this.type = b.type;
-        this.bytes = b.bytes;
+    }
+
+    /**
+     * The op for the next call on {@code node}, armed as {@code kind} and numbered: for a {@code blocking} call in
+     * direct mode (the calling thread drives the engine, so no other thread can still be inside a finished op) the
+     * communicator's spare if it has one, else a new op. Calling thread; set the call's arguments, then
+     * {@link #launch}.
+     */
+    static NodeOp take(final NodeComm node, final String call, final Kind kind, final boolean blocking)
+    {
+        NodeOp o = null;
+        if (blocking && !node.comm.engine().offload())
+        {
+            o = node.spareOp;
+            node.spareOp = null;
+        }
+        if (o == null)
+        {
+            o = new NodeOp(node);
+        }
+        else
+        {
+            o.rearm();
+        }
+        o.arm(call, kind, blocking);
+        return o;
+    }
+
+    private void arm(final String call, final Kind kind, final boolean blocking)
+    {
+        this.region = node.heapRegion();
+        this.call = call;
+        this.kind = kind;
+        this.blocking = blocking;
+        this.root = 0;
+        this.in = null;
+        this.out = null;
+        this.blocks = null;
+        this.outBlocks = null;
+        this.op = null;
+        this.type = null;
+        this.bytes = 0;
+        this.direct = false;
+        this.rounds = null;
+        this.round = 0;
+        this.half = 0;
+        this.step = Step.SETUP;
+        this.failure = null;
         this.seq = node.nextCall();
     }
 
+    /** Part {@code i} (0 or 1) of the two this op lends its calls: set it and pass it as {@link #in} or {@link #out}. */
+    Part part(final int i)
+    {
+        return parts[i];
+    }
+
+    /** P parts for per-rank blocks ({@code out}: the second set, alltoall's receive blocks), made once per op. */
+    Part[] blockParts(final boolean out)
+    {
+        Part[] b = out ? outBlockParts : blockParts;
+        if (b == null)
+        {
+            b = new Part[size];
+            for (int j = 0; j < size; j++)
+            {
+                b[j] = new Part();
+            }
+            if (out)
+            {
+                outBlockParts = b;
+            }
+            else
+            {
+                blockParts = b;
+            }
+        }
+        return b;
+    }
+
+    NodeOp root(final int r)
+    {
+        root = r;
+        return this;
+    }
+
+    NodeOp in(final Part p)
+    {
+        in = p;
+        return this;
+    }
+
+    NodeOp out(final Part p)
+    {
+        out = p;
+        return this;
+    }
+
+    NodeOp blocks(final Part[] p)
+    {
+        blocks = p;
+        return this;
+    }
+
+    NodeOp outBlocks(final Part[] p)
+    {
+        outBlocks = p;
+        return this;
+    }
+
+    NodeOp reduction(final Op o, final Datatype t)
+    {
+        op = o;
+        type = t;
+        return this;
+    }
+
+    NodeOp bytes(final long b)
+    {
+        bytes = b;
+        return this;
+    }
+
+    /**
+     * Starts the call: in direct mode inline on the calling thread (no command object), else as a command for the
+     * progress thread. A nonblocking call returns its request; a blocking one waits for it here, reports a failure
+     * through the communicator's error handler, and returns null (its op becomes the communicator's spare when it
+     * succeeded in direct mode: every peer is done with whatever it posted, since a call that posts its buffers
+     * finishes only once all are done).
+     */
+    RequestImpl launch()
+    {
+        final ProgressEngine engine = node.comm.engine();
+        if (!engine.enter())
+        {
+            engine.execute(this::begin);
+            if (!blocking)
+            {
+                return this;
+            }
+            awaitCompletion();
+            return null;
+        }
+        try
+        {
+            begin();
+            if (!blocking)
+            {
+                return this;
+            }
+            awaitCompletion();
+            dropArguments();
+            node.spareOp = this;
+            return null;
+        }
+        finally
+        {
+            engine.exit();
+        }
+    }
+
+    /** Drops the user's buffers, types and op, so that a spare holds none. */
+    private void dropArguments()
+    {
+        in = null;
+        out = null;
+        blocks = null;
+        outBlocks = null;
+        op = null;
+        type = null;
+        parts[0].clear();
+        parts[1].clear();
+        clear(blockParts);
+        clear(outBlockParts);
+    }
+
+    private static void clear(final Part[] p)
+    {
+        if (p != null)
+        {
+            for (final Part part : p)
+            {
+                part.clear();
+            }
+        }
+    }
+
     /** Runs the call's first steps and, unless it finished, hosts it on the engine. Engine thread. */
-    void begin()
+    private void begin()
     {
         if (!progress())
         {

@@ -10,10 +10,64 @@ import org.jmpi.internal.datatype.Convertor;
  * {@code count} items of {@code type} at element {@code offset} of a user buffer: one rank's part of a node
  * collective call, packed into and unpacked from the region's slots.
  *
- * <p>Threading: immutable; the buffer is the user's, read and written on the engine thread during the call.
+ * <p>Threading: set on the calling thread before its call starts ({@link #set}), then read-only while the call
+ * runs (peers read a posted part during the call); a blocking call's spare {@link NodeOp} sets its parts again for
+ * the next call, once every peer is done with them. The buffer is the user's, read and written on the engine
+ * thread during the call.
  */
-record Part(Object buf, int offset, int count, Datatype type)
+final class Part
 {
+    private Object buf;
+    private int offset;
+    private int count;
+    private Datatype type;
+
+    Part()
+    {
+    }
+
+    Part(final Object buf, final int offset, final int count, final Datatype type)
+    {
+        set(buf, offset, count, type);
+    }
+
+    /** Points this part at {@code count} items of {@code type} at element {@code offset} of {@code buf}; returns this. */
+    Part set(final Object buf, final int offset, final int count, final Datatype type)
+    {
+        this.buf = buf;
+        this.offset = offset;
+        this.count = count;
+        this.type = type;
+        return this;
+    }
+
+    /** Drops the user's buffer and type (a spare holds none). */
+    void clear()
+    {
+        buf = null;
+        type = null;
+    }
+
+    Object buf()
+    {
+        return buf;
+    }
+
+    int offset()
+    {
+        return offset;
+    }
+
+    int count()
+    {
+        return count;
+    }
+
+    Datatype type()
+    {
+        return type;
+    }
+
     long bytes()
     {
         return count * type.size();
