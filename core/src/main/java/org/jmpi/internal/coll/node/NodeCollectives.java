@@ -182,7 +182,8 @@ public final class NodeCollectives
     /** Sets {@code part} to {@code count} items at byte displacement {@code byteDisp} from element {@code offset}. */
     private static void block(final Part part, final Object buf, final int offset, final long byteDisp, final int count, final Datatype type)
     {
-        final long elementSize = org.jmpi.internal.datatype.BufferView.of(buf, "buffer").elementSize();
+        // A ByteBuffer's elements are bytes: no view needed (direct buffers in a loop of small calls made one per block).
+        final long elementSize = buf instanceof java.nio.ByteBuffer ? 1 : org.jmpi.internal.datatype.BufferView.of(buf, "buffer").elementSize();
         if (byteDisp % elementSize == 0)
         {
             part.set(buf, Math.toIntExact(offset + byteDisp / elementSize), count, type);
