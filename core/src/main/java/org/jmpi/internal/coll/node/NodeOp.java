@@ -414,7 +414,10 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                     }
                     final boolean last = rounds == null || round == rounds.count() - 1;
                     region.done(me, NodeRegionDescriptor.flag(seq, last ? NodeRegionDescriptor.ROUND_LAST : round));
-                    region.wakeOthers(me);
+                    if (doneAwaited())
+                    {
+                        region.wakeOthers(me);
+                    }
                     if (!last)
                     {
                         round++;
@@ -471,6 +474,21 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                 " bytes per block"));
         }
         return true;
+    }
+
+    /**
+     * Whether a peer may wait for this call's done flag, so that setting it must wake the peers. Not in a one-round
+     * call through the slots where every rank reads every rank's arrival (allreduce, allgather, alltoall): a peer waits
+     * for this rank's done flag of call n only in a guard of call n + 2 (or in call n's finish, which only a direct
+     * post has), and to get there it read this rank's arrival at call n + 1, which stands for the done flag of n
+     * ({@link #arriveOf}). Such a call then wakes its peers once (after its arrival) instead of twice: a wake-up is a
+     * read of the peer's parked flag or doorbell, a cache miss each (about an eighth of a 4-byte allreduce's samples,
+     * loaded; docs/collectives.md, "Session 11").
+     */
+    private boolean doneAwaited()
+    {
+        final boolean symmetric = kind == Kind.ALLREDUCE || kind == Kind.ALLGATHER || kind == Kind.ALLTOALL;
+        return !symmetric || direct || (rounds != null && rounds.count() > 1);
     }
 
     // ------------------------------------------------------------------------------------------ steps
