@@ -560,7 +560,17 @@ public abstract sealed class Comm permits Intracomm, Intercomm
     /** MPI_Barrier: returns once every rank of the communicator has called it (dissemination algorithm). */
     public void barrier()
     {
-        run("barrier", () -> coll.barrier());
+        // The blocking collectives check and handle errors inline, as send does: no lambda per call, and on the node
+        // path no plan either (issue 16: the generic entry allocated about 400 bytes per small call).
+        final CommState s = live("barrier");
+        try
+        {
+            coll.barrierNow();
+        }
+        catch (final MpiException ex)
+        {
+            throw s.handle(ex);
+        }
     }
 
     /** MPI_Ibarrier: completes once every rank has called it. */
@@ -578,7 +588,15 @@ public abstract sealed class Comm permits Intracomm, Intercomm
     /** MPI_Bcast: the root's {@code count} items of {@code type} reach every rank's buffer. Binomial tree for small messages, scatter + ring allgather for large ones. */
     public void bcast(final Object buf, final int offset, final int count, final Datatype type, final int root)
     {
-        run("bcast", () -> coll.bcast(buf, offset, count, type, root));
+        final CommState s = live("bcast");
+        try
+        {
+            coll.bcastNow(buf, offset, count, type, root);
+        }
+        catch (final MpiException ex)
+        {
+            throw s.handle(ex);
+        }
     }
 
     /** MPI_Ibcast: nonblocking bcast; the buffers must not be touched until the request completes. */
@@ -596,7 +614,15 @@ public abstract sealed class Comm permits Intracomm, Intercomm
     /** MPI_Reduce: combines every rank's {@code count} items with {@code op} (in rank order) into the root's receive buffer (ignored elsewhere). IN_PLACE as send buffer at the root: its input is taken from the receive buffer. Binomial tree. */
     public void reduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
     {
-        run("reduce", () -> coll.reduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
+        final CommState s = live("reduce");
+        try
+        {
+            coll.reduceNow(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root);
+        }
+        catch (final MpiException ex)
+        {
+            throw s.handle(ex);
+        }
     }
 
     /** MPI_Ireduce: nonblocking reduce; the buffers must not be touched until the request completes. */
@@ -614,7 +640,15 @@ public abstract sealed class Comm permits Intracomm, Intercomm
     /** MPI_Allreduce: as reduce, with the result on every rank. IN_PLACE as send buffer: input from the receive buffer. Recursive doubling for small messages, Rabenseifner for large. */
     public void allreduce(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
     {
-        run("allreduce", () -> coll.allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+        final CommState s = live("allreduce");
+        try
+        {
+            coll.allreduceNow(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
+        }
+        catch (final MpiException ex)
+        {
+            throw s.handle(ex);
+        }
     }
 
     /** MPI_Iallreduce: nonblocking allreduce; the buffers must not be touched until the request completes. */
@@ -632,7 +666,15 @@ public abstract sealed class Comm permits Intracomm, Intercomm
     /** MPI_Gather: the root receives rank i's block at {@code i * recvCount} items of {@code recvType}. IN_PLACE as send buffer at the root: its block is already in place. */
     public void gather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
     {
-        run("gather", () -> coll.gather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+        final CommState s = live("gather");
+        try
+        {
+            coll.gatherNow(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+        }
+        catch (final MpiException ex)
+        {
+            throw s.handle(ex);
+        }
     }
 
     /** MPI_Igather: nonblocking gather; the buffers must not be touched until the request completes. */
@@ -668,7 +710,15 @@ public abstract sealed class Comm permits Intracomm, Intercomm
     /** MPI_Scatter: rank i receives the root's block at {@code i * sendCount} items of {@code sendType}. IN_PLACE as receive buffer at the root: its block stays where it is. */
     public void scatter(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
     {
-        run("scatter", () -> coll.scatter(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+        final CommState s = live("scatter");
+        try
+        {
+            coll.scatterNow(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+        }
+        catch (final MpiException ex)
+        {
+            throw s.handle(ex);
+        }
     }
 
     /** MPI_Iscatter: nonblocking scatter; the buffers must not be touched until the request completes. */
@@ -704,7 +754,15 @@ public abstract sealed class Comm permits Intracomm, Intercomm
     /** MPI_Allgather: every rank receives rank i's block at {@code i * recvCount} items of {@code recvType}. IN_PLACE as send buffer: the own block is already in place. Ring, or recursive doubling on power-of-two sizes. */
     public void allgather(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
     {
-        run("allgather", () -> coll.allgather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+        final CommState s = live("allgather");
+        try
+        {
+            coll.allgatherNow(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+        }
+        catch (final MpiException ex)
+        {
+            throw s.handle(ex);
+        }
     }
 
     /** MPI_Iallgather: nonblocking allgather; the buffers must not be touched until the request completes. */
@@ -740,7 +798,15 @@ public abstract sealed class Comm permits Intracomm, Intercomm
     /** MPI_Alltoall: rank j's block i goes to rank i's block j. IN_PLACE as send buffer: the data is taken from the receive buffer. Bruck for small blocks, linear or pairwise for larger. */
     public void alltoall(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
     {
-        run("alltoall", () -> coll.alltoall(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+        final CommState s = live("alltoall");
+        try
+        {
+            coll.alltoallNow(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+        }
+        catch (final MpiException ex)
+        {
+            throw s.handle(ex);
+        }
     }
 
     /** MPI_Ialltoall: nonblocking alltoall; the buffers must not be touched until the request completes. */

@@ -30,6 +30,13 @@ final class Alltoalls
     public static Plan alltoall(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
     {
+        return alltoall(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, false);
+    }
+
+    /** As above; {@code now}: a blocking call, which runs the node path here and returns null ({@link Collectives#run}). */
+    public static Plan alltoall(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final boolean now)
+    {
         final String call = "alltoall";
         final CollParams p = CollContext.of(c).params;
         if (nodeSelected(c, p.alltoallAlgorithm))
@@ -52,7 +59,14 @@ final class Alltoalls
             }
             if (sendBuf != IN_PLACE || NodeCollectives.alltoallInPlaceFits(c, p.nodeSlotBytes, blockBytes))
             {
-                return nodePlan(c, call, () -> NodeCollectives.alltoall(c, p.nodeSlotBytes, sendBuf == IN_PLACE ? null : sendBuf,
+                if (now)
+                {
+                    Collectives.nodeNow(c, call);
+                    NodeCollectives.alltoall(c, p.nodeSlotBytes, true, sendBuf == IN_PLACE ? null : sendBuf, sendOffset, sendCount, sendType,
+                        recvBuf, recvOffset, recvCount, recvType);
+                    return null;
+                }
+                return nodePlan(c, call, () -> NodeCollectives.alltoall(c, p.nodeSlotBytes, false, sendBuf == IN_PLACE ? null : sendBuf,
                     sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
             }
         }

@@ -31,7 +31,7 @@ final class Buffers
     static void checkSend(final String call, final Object buf, final int offset, final int count, final Datatype type)
     {
         checkArgs(call, offset, count, type);
-        if (!fitsArray(buf, offset, count, type))
+        if (!fitsArray(buf, offset, count, type) && !fitsByteBuffer(buf, offset, count, type, false))
         {
             Convertor.create(BufferView.of(buf, call + ": send buffer"), offset, count, type);
         }
@@ -41,7 +41,7 @@ final class Buffers
     static void checkRecv(final String call, final Object buf, final int offset, final int count, final Datatype type)
     {
         checkArgs(call, offset, count, type);
-        if (!fitsArray(buf, offset, count, type))
+        if (!fitsArray(buf, offset, count, type) && !fitsByteBuffer(buf, offset, count, type, true))
         {
             Convertor.createForReceive(BufferView.of(buf, call + ": receive buffer"), offset, count, type);
         }
@@ -61,6 +61,18 @@ final class Buffers
     }
 
     /**
+     * Whether {@code buf} is a ByteBuffer (heap or direct) and {@code count} items of the committed contiguous
+     * {@code type} from byte {@code offset} (not negative) lie inside its capacity, writable for a {@code receive}: what
+     * the convertor would check there (any committed type may be laid over a ByteBuffer), checked without making a
+     * view and a convertor per buffer (a small collective on direct buffers allocated them per call).
+     */
+    static boolean fitsByteBuffer(final Object buf, final long offset, final long count, final Datatype type, final boolean receive)
+    {
+        return buf instanceof java.nio.ByteBuffer b && type.isContiguous() && (!receive || !b.isReadOnly()) &&
+            offset + count * type.size() <= b.capacity();
+    }
+
+    /**
      * Checks {@code blocks} blocks of {@code count} items of {@code type}, block j at {@code j * count} extents from
      * element {@code offset} (gather's and allgather's receive buffers, scatter's and alltoall's buffers), as
      * {@link #extentSlots} does, but without making the slots where {@code buf} is an array of the predefined
@@ -72,7 +84,8 @@ final class Buffers
         if (count >= 0 && offset >= 0 && type != null && type.isCommitted())
         {
             final int length = BufferView.arrayLength(buf, type);
-            if (length >= 0 && (long)offset + (long)count * blocks <= length)
+            if (length >= 0 && (long)offset + (long)count * blocks <= length ||
+                fitsByteBuffer(buf, offset, (long)count * blocks, type, receive))
             {
                 return;
             }

@@ -44,9 +44,105 @@ public sealed interface CollectiveOps permits CollectiveOps.Intra, CollectiveOps
 
     Plan reduceScatter(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int[] recvCounts, final Datatype type, final Op op);
 
+    /** The blocking barrier: runs to completion (its plan, or straight on the node path: no plan, no lambda). */
+    default void barrierNow()
+    {
+        Collectives.run(barrier());
+    }
+
+    /** The blocking bcast: runs to completion (its plan, or straight on the node path: no plan, no lambda). */
+    default void bcastNow(final Object buf, final int offset, final int count, final Datatype type, final int root)
+    {
+        Collectives.run(bcast(buf, offset, count, type, root));
+    }
+
+    /** The blocking gather: runs to completion (its plan, or straight on the node path: no plan, no lambda). */
+    default void gatherNow(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        Collectives.run(gather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** The blocking scatter: runs to completion (its plan, or straight on the node path: no plan, no lambda). */
+    default void scatterNow(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        Collectives.run(scatter(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+    }
+
+    /** The blocking allgather: runs to completion (its plan, or straight on the node path: no plan, no lambda). */
+    default void allgatherNow(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        Collectives.run(allgather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+    }
+
+    /** The blocking alltoall: runs to completion (its plan, or straight on the node path: no plan, no lambda). */
+    default void alltoallNow(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+    {
+        Collectives.run(alltoall(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType));
+    }
+
+    /** The blocking reduce: runs to completion (its plan, or straight on the node path: no plan, no lambda). */
+    default void reduceNow(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
+    {
+        Collectives.run(reduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
+    }
+
+    /** The blocking allreduce: runs to completion (its plan, or straight on the node path: no plan, no lambda). */
+    default void allreduceNow(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
+    {
+        Collectives.run(allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
+    }
+
     /** Over the group of an intracommunicator: {@link Collectives} and {@link Reductions}. */
     record Intra(CommState comm) implements CollectiveOps
     {
+        @Override
+        public void barrierNow()
+        {
+            Collectives.run(Collectives.barrier(comm, true));
+        }
+
+        @Override
+        public void bcastNow(final Object buf, final int offset, final int count, final Datatype type, final int root)
+        {
+            Collectives.run(Collectives.bcast(comm, buf, offset, count, type, root, true));
+        }
+
+        @Override
+        public void gatherNow(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+        {
+            Collectives.run(Collectives.gather(comm, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root, true));
+        }
+
+        @Override
+        public void scatterNow(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+        {
+            Collectives.run(Collectives.scatter(comm, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root, true));
+        }
+
+        @Override
+        public void allgatherNow(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+        {
+            Collectives.run(Collectives.allgather(comm, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, true));
+        }
+
+        @Override
+        public void alltoallNow(final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
+        {
+            Collectives.run(Alltoalls.alltoall(comm, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, true));
+        }
+
+        @Override
+        public void reduceNow(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
+        {
+            Collectives.run(Reductions.reduce(comm, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root, true));
+        }
+
+        @Override
+        public void allreduceNow(final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op)
+        {
+            Collectives.run(Reductions.allreduce(comm, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true));
+        }
+
         @Override
         public Plan barrier()
         {

@@ -131,6 +131,24 @@ public final class Collectives
         return new Plan(c, call, null, context(c, call).nextTag(), null, node);
     }
 
+    /**
+     * A blocking call on the node path, run by the caller straight (no plan, no lambda): it takes the tag its plan
+     * would have taken, so that the communicator's tags stay in step on every rank whichever form a call took.
+     */
+    static int nodeNow(final CommState c, final String call)
+    {
+        return context(c, call).nextTag();
+    }
+
+    /** Runs a blocking call's plan to completion; null: the call already ran (the node path, {@link #nodeNow}). */
+    public static void run(final Plan plan)
+    {
+        if (plan != null)
+        {
+            plan.start().awaitCompletion();
+        }
+    }
+
     /** The node collectives' slot size on {@code c} ({@code jmpi.coll.node.slot}). */
     static int nodeSlot(final CommState c)
     {
@@ -233,19 +251,32 @@ public final class Collectives
      */
     public static Plan barrier(final CommState c)
     {
+        return barrier(c, false);
+    }
+
+    /** As above; {@code now}: a blocking call, which runs the node path here and returns null ({@link #run}). */
+    public static Plan barrier(final CommState c, final boolean now)
+    {
         final Plan twoLevel = twoLevel(c, "barrier", CollContext.of(c).params.barrierAlgorithm, null, HierCollectives::barrier);
         if (twoLevel != null)
         {
             return twoLevel;
+        }
+        final boolean node = nodeSelected(c, CollContext.of(c).params.barrierAlgorithm);
+        if (node && now)
+        {
+            nodeNow(c, "barrier");
+            NodeCollectives.barrier(c, nodeSlot(c), true);
+            return null;
         }
         final DirectFactory direct = tag ->
         {
             final DirectPersistent.Mode mode = directMode(c, "barrier", 0);
             return mode == null ? null : DirectCollectives.barrier(c, tag, mode);
         };
-        if (nodeSelected(c, CollContext.of(c).params.barrierAlgorithm))
+        if (node)
         {
-            return nodePlan(c, "barrier", () -> NodeCollectives.barrier(c, nodeSlot(c))).withDirect(direct);
+            return nodePlan(c, "barrier", () -> NodeCollectives.barrier(c, nodeSlot(c), false)).withDirect(direct);
         }
         final Schedule s = new Schedule();
         final int size = c.size();
@@ -263,6 +294,13 @@ public final class Collectives
 
     public static Plan bcast(final CommState c, final Object buf, final int offset, final int count, final Datatype type, final int root)
     {
+        return bcast(c, buf, offset, count, type, root, false);
+    }
+
+    /** As above; {@code now}: a blocking call, which runs the node path here and returns null ({@link #run}). */
+    public static Plan bcast(final CommState c, final Object buf, final int offset, final int count, final Datatype type, final int root,
+        final boolean now)
+    {
         final String call = "bcast";
         checkRoot(call, c, root);
         if (c.rank() == root)
@@ -275,18 +313,25 @@ public final class Collectives
         }
         final int bytes = Buffers.packedBytes(call, count, type);
         final CollParams p = CollContext.of(c).params;
+        if (twoLevelComm(c, p.bcastAlgorithm, null) != null)
+        {
+            return twoLevel(c, call, p.bcastAlgorithm, null, h -> HierCollectives.bcast(h, buf, offset, count, type, root));
+        }
+        final boolean node = nodeSelected(c, p.bcastAlgorithm);
+        if (node && now)
+        {
+            nodeNow(c, call);
+            NodeCollectives.bcast(c, p.nodeSlotBytes, true, buf, offset, count, type, root);
+            return null;
+        }
         final DirectFactory direct = tag ->
         {
             final DirectPersistent.Mode mode = directMode(c, call, bytes);
             return mode == null ? null : DirectCollectives.bcast(c, tag, mode, buf, offset, count, type, root);
         };
-        if (twoLevelComm(c, p.bcastAlgorithm, null) != null)
+        if (node)
         {
-            return twoLevel(c, call, p.bcastAlgorithm, null, h -> HierCollectives.bcast(h, buf, offset, count, type, root));
-        }
-        if (nodeSelected(c, p.bcastAlgorithm))
-        {
-            return nodePlan(c, call, () -> NodeCollectives.bcast(c, p.nodeSlotBytes, buf, offset, count, type, root)).withDirect(direct);
+            return nodePlan(c, call, () -> NodeCollectives.bcast(c, p.nodeSlotBytes, false, buf, offset, count, type, root)).withDirect(direct);
         }
         // "node" where the node collectives are not available (ranks on other nodes): as auto.
         final String algorithm = p.bcastAlgorithm.equals("auto") || p.bcastAlgorithm.equals("node") ?
@@ -413,6 +458,13 @@ public final class Collectives
     public static Plan gather(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
     {
+        return gather(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root, false);
+    }
+
+    /** As above; {@code now}: a blocking call, which runs the node path here and returns null ({@link #run}). */
+    public static Plan gather(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root, final boolean now)
+    {
         if (nodeSelected(c, CollContext.of(c).params.gatherAlgorithm, true))
         {
             final String call = "gather";
@@ -421,7 +473,14 @@ public final class Collectives
             {
                 Buffers.checkBlocks(call, recvBuf, recvOffset, recvCount, recvType, c.size(), true);
             }
-            return nodePlan(c, call, () -> NodeCollectives.gather(c, nodeSlot(c), sendBuf == IN_PLACE ? null : sendBuf, sendOffset,
+            if (now)
+            {
+                nodeNow(c, call);
+                NodeCollectives.gather(c, nodeSlot(c), true, sendBuf == IN_PLACE ? null : sendBuf, sendOffset, sendCount, sendType, recvBuf,
+                    recvOffset, recvCount, recvType, root);
+                return null;
+            }
+            return nodePlan(c, call, () -> NodeCollectives.gather(c, nodeSlot(c), false, sendBuf == IN_PLACE ? null : sendBuf, sendOffset,
                 sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root)).withDirect(tag -> directOf(linearGather(c, sendBuf,
                 sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root), tag));
         }
@@ -532,6 +591,13 @@ public final class Collectives
     public static Plan scatter(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
     {
+        return scatter(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root, false);
+    }
+
+    /** As above; {@code now}: a blocking call, which runs the node path here and returns null ({@link #run}). */
+    public static Plan scatter(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root, final boolean now)
+    {
         if (nodeSelected(c, CollContext.of(c).params.scatterAlgorithm, true))
         {
             final String call = "scatter";
@@ -540,7 +606,14 @@ public final class Collectives
             {
                 Buffers.checkBlocks(call, sendBuf, sendOffset, sendCount, sendType, c.size(), false);
             }
-            return nodePlan(c, call, () -> NodeCollectives.scatter(c, nodeSlot(c), sendBuf, sendOffset, sendCount, sendType,
+            if (now)
+            {
+                nodeNow(c, call);
+                NodeCollectives.scatter(c, nodeSlot(c), true, sendBuf, sendOffset, sendCount, sendType, recvBuf == IN_PLACE ? null : recvBuf,
+                    recvOffset, recvCount, recvType, root);
+                return null;
+            }
+            return nodePlan(c, call, () -> NodeCollectives.scatter(c, nodeSlot(c), false, sendBuf, sendOffset, sendCount, sendType,
                 recvBuf == IN_PLACE ? null : recvBuf, recvOffset, recvCount, recvType, root)).withDirect(tag -> directOf(linearScatter(c,
                 sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root), tag));
         }
@@ -644,6 +717,13 @@ public final class Collectives
     public static Plan allgather(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
     {
+        return allgather(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, false);
+    }
+
+    /** As above; {@code now}: a blocking call, which runs the node path here and returns null ({@link #run}). */
+    public static Plan allgather(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final boolean now)
+    {
         final String call = "allgather";
         final String algorithm = CollContext.of(c).params.allgatherAlgorithm;
         if (nodeSelected(c, algorithm) && twoLevelComm(c, algorithm, null) == null)
@@ -654,7 +734,14 @@ public final class Collectives
             {
                 Buffers.checkSend(call, sendBuf, sendOffset, sendCount, sendType);
             }
-            return nodePlan(c, call, () -> NodeCollectives.allgather(c, nodeSlot(c), sendBuf == IN_PLACE ? null : sendBuf, sendOffset,
+            if (now)
+            {
+                nodeNow(c, call);
+                NodeCollectives.allgather(c, nodeSlot(c), true, sendBuf == IN_PLACE ? null : sendBuf, sendOffset, sendCount, sendType, recvBuf,
+                    recvOffset, recvCount, recvType);
+                return null;
+            }
+            return nodePlan(c, call, () -> NodeCollectives.allgather(c, nodeSlot(c), false, sendBuf == IN_PLACE ? null : sendBuf, sendOffset,
                 sendCount, sendType, recvBuf, recvOffset, recvCount, recvType)).withDirect(tag -> directOf(allgatherP2p(c, sendBuf,
                 sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType), tag));
         }

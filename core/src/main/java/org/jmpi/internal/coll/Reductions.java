@@ -72,6 +72,13 @@ public final class Reductions
     public static Plan reduce(final CommState c, final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset,
         final int count, final Datatype type, final Op op, final int root)
     {
+        return reduce(c, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root, false);
+    }
+
+    /** As above; {@code now}: a blocking call, which runs the node path here and returns null ({@link Collectives#run}). */
+    public static Plan reduce(final CommState c, final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset,
+        final int count, final Datatype type, final Op op, final int root, final boolean now)
+    {
         final String call = "reduce";
         checkRoot(call, c, root);
         final boolean isRoot = c.rank() == root;
@@ -79,30 +86,46 @@ public final class Reductions
         {
             throw new MpiException(ErrorClass.ERR_BUFFER, call + ": IN_PLACE is only allowed at the root");
         }
-        final Buffers.Slot in = sendBuf == IN_PLACE ? new Buffers.Slot(recvBuf, recvOffset, count, type) :
-            new Buffers.Slot(sendBuf, sendOffset, count, type);
-        Buffers.checkSend(call, in.buf(), in.offset(), count, type);
+        if (sendBuf == IN_PLACE)
+        {
+            Buffers.checkSend(call, recvBuf, recvOffset, count, type);
+        }
+        else
+        {
+            Buffers.checkSend(call, sendBuf, sendOffset, count, type);
+        }
         if (isRoot)
         {
             Buffers.checkRecv(call, recvBuf, recvOffset, count, type);
         }
-        final Reduction red = Reduction.of(call, op, type);
+        Kernels.check(call, op, type);
         final int bytes = Buffers.packedBytes(call, count, type);
-        final Buffers.Slot out = isRoot ? new Buffers.Slot(recvBuf, recvOffset, count, type) : null;
-        if (Collectives.twoLevelComm(c, CollContext.of(c).params.reduceAlgorithm, op) != null)
+        final CollParams p = CollContext.of(c).params;
+        if (Collectives.twoLevelComm(c, p.reduceAlgorithm, op) != null)
         {
-            return Collectives.twoLevel(c, call, CollContext.of(c).params.reduceAlgorithm, op,
+            return Collectives.twoLevel(c, call, p.reduceAlgorithm, op,
                 h -> HierCollectives.reduce(h, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root));
         }
+        final boolean node = Collectives.nodeSelected(c, p.reduceAlgorithm, true);
+        if (node && now)
+        {
+            Collectives.nodeNow(c, call);
+            NodeCollectives.reduce(c, p.nodeSlotBytes, true, false, sendBuf == IN_PLACE ? null : sendBuf, sendOffset, recvBuf, recvOffset,
+                count, type, op, root);
+            return null;
+        }
+        final Buffers.Slot in = sendBuf == IN_PLACE ? new Buffers.Slot(recvBuf, recvOffset, count, type) :
+            new Buffers.Slot(sendBuf, sendOffset, count, type);
+        final Reduction red = new Reduction(op, type, Kernels.unitBytes(op, type));
+        final Buffers.Slot out = isRoot ? new Buffers.Slot(recvBuf, recvOffset, count, type) : null;
         final Collectives.DirectFactory direct = tag ->
         {
             final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes, op.isCommutative());
             return mode == null ? null : DirectCollectives.reduce(c, tag, mode, in, out, red, bytes, root);
         };
-        final CollParams p = CollContext.of(c).params;
-        if (Collectives.nodeSelected(c, p.reduceAlgorithm, true))
+        if (node)
         {
-            return Collectives.nodePlan(c, call, () -> NodeCollectives.reduce(c, p.nodeSlotBytes, false, sendBuf == IN_PLACE ? null : sendBuf,
+            return Collectives.nodePlan(c, call, () -> NodeCollectives.reduce(c, p.nodeSlotBytes, false, false, sendBuf == IN_PLACE ? null : sendBuf,
                 sendOffset, recvBuf, recvOffset, count, type, op, root)).withDirect(direct);
         }
         final Schedule s = new Schedule();
@@ -176,29 +199,52 @@ public final class Reductions
     public static Plan allreduce(final CommState c, final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset,
         final int count, final Datatype type, final Op op)
     {
+        return allreduce(c, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, false);
+    }
+
+    /** As above; {@code now}: a blocking call, which runs the node path here and returns null ({@link Collectives#run}). */
+    public static Plan allreduce(final CommState c, final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset,
+        final int count, final Datatype type, final Op op, final boolean now)
+    {
         final String call = "allreduce";
-        final Buffers.Slot in = sendBuf == IN_PLACE ? new Buffers.Slot(recvBuf, recvOffset, count, type) :
-            new Buffers.Slot(sendBuf, sendOffset, count, type);
-        Buffers.checkSend(call, in.buf(), in.offset(), count, type);
+        if (sendBuf == IN_PLACE)
+        {
+            Buffers.checkSend(call, recvBuf, recvOffset, count, type);
+        }
+        else
+        {
+            Buffers.checkSend(call, sendBuf, sendOffset, count, type);
+        }
         Buffers.checkRecv(call, recvBuf, recvOffset, count, type);
-        final Reduction red = Reduction.of(call, op, type);
+        Kernels.check(call, op, type);
         final int bytes = Buffers.packedBytes(call, count, type);
         final int size = c.size();
         final CollParams p = CollContext.of(c).params;
-        final Buffers.Slot out = new Buffers.Slot(recvBuf, recvOffset, count, type);
         if (Collectives.twoLevelComm(c, p.allreduceAlgorithm, op) != null)
         {
             return Collectives.twoLevel(c, call, p.allreduceAlgorithm, op,
                 h -> HierCollectives.allreduce(h, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op));
         }
+        final boolean node = Collectives.nodeSelected(c, p.allreduceAlgorithm);
+        if (node && now)
+        {
+            Collectives.nodeNow(c, call);
+            NodeCollectives.reduce(c, p.nodeSlotBytes, true, true, sendBuf == IN_PLACE ? null : sendBuf, sendOffset, recvBuf, recvOffset,
+                count, type, op, 0);
+            return null;
+        }
+        final Buffers.Slot in = sendBuf == IN_PLACE ? new Buffers.Slot(recvBuf, recvOffset, count, type) :
+            new Buffers.Slot(sendBuf, sendOffset, count, type);
+        final Reduction red = new Reduction(op, type, Kernels.unitBytes(op, type));
+        final Buffers.Slot out = new Buffers.Slot(recvBuf, recvOffset, count, type);
         final Collectives.DirectFactory direct = tag ->
         {
             final DirectPersistent.Mode mode = Collectives.directMode(c, call, bytes, op.isCommutative());
             return mode == null ? null : DirectCollectives.allreduce(c, tag, mode, in, out, red, bytes);
         };
-        if (Collectives.nodeSelected(c, p.allreduceAlgorithm))
+        if (node)
         {
-            return Collectives.nodePlan(c, call, () -> NodeCollectives.reduce(c, p.nodeSlotBytes, true, sendBuf == IN_PLACE ? null : sendBuf,
+            return Collectives.nodePlan(c, call, () -> NodeCollectives.reduce(c, p.nodeSlotBytes, false, true, sendBuf == IN_PLACE ? null : sendBuf,
                 sendOffset, recvBuf, recvOffset, count, type, op, 0)).withDirect(direct);
         }
         final int pof2 = Integer.highestOneBit(Math.max(1, size));

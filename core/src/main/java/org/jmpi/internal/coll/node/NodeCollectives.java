@@ -16,8 +16,9 @@ import org.jmpi.internal.pt2pt.RequestImpl;
  *
  * <p>The callers ({@code Collectives}, {@code Reductions}) have checked the arguments and chosen this path
  * ({@link #available}); every rank must choose alike. {@code slotBytes} is the job's
- * {@code jmpi.coll.node.slot}. Each method starts the call and returns its request (blocking calls wait for
- * it).
+ * {@code jmpi.coll.node.slot}. Each method starts the call and returns its request; with {@code blocking} it
+ * waits for the call, reports a failure through the communicator's error handler and returns null (a blocking
+ * call reuses the communicator's spare op and its parts: no allocation per call, {@code NodeCallCostTest}).
  *
  * <p>Threading: any thread, in the communicator's collective call order.
  */
@@ -57,93 +58,95 @@ public final class NodeCollectives
     }
 
     /** Barrier: every rank posts its arrival and waits for every other's (one flag handoff). */
-    public static RequestImpl barrier(final CommState c, final int slotBytes)
+    public static RequestImpl barrier(final CommState c, final int slotBytes, final boolean blocking)
     {
-        return new NodeCall(NodeComm.of(c, slotBytes), "barrier", Kind.BARRIER).start();
+        return NodeOp.take(NodeComm.of(c, slotBytes), "barrier", Kind.BARRIER, blocking).launch();
     }
 
     /** Bcast of {@code count} items of {@code type} at {@code buf}[{@code offset}] from {@code root}. */
-    public static RequestImpl bcast(final CommState c, final int slotBytes, final Object buf, final int offset, final int count,
-        final Datatype type, final int root)
+    public static RequestImpl bcast(final CommState c, final int slotBytes, final boolean blocking, final Object buf, final int offset,
+        final int count, final Datatype type, final int root)
     {
-        final Part data = new Part(buf, offset, count, type);
+        final NodeOp o = NodeOp.take(NodeComm.of(c, slotBytes), "bcast", Kind.BCAST, blocking);
+        final Part data = o.part(0).set(buf, offset, count, type);
         final boolean isRoot = c.rank() == root;
-        return new NodeCall(NodeComm.of(c, slotBytes), "bcast", Kind.BCAST).root(root).in(isRoot ? data : null)
-            .out(isRoot ? null : data).bytes(data.bytes()).start();
+        return o.root(root).in(isRoot ? data : null).out(isRoot ? null : data).bytes(data.bytes()).launch();
     }
 
     /**
      * Reduce to {@code root} ({@code allToAll}: allreduce). {@code sendBuf} null: IN_PLACE (the input is the
      * receive buffer); {@code recvBuf} is used at the root only for reduce.
      */
-    public static RequestImpl reduce(final CommState c, final int slotBytes, final boolean allToAll, final Object sendBuf,
-        final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type, final Op op, final int root)
+    public static RequestImpl reduce(final CommState c, final int slotBytes, final boolean blocking, final boolean allToAll,
+        final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset, final int count, final Datatype type,
+        final Op op, final int root)
     {
+        final NodeOp o = NodeOp.take(NodeComm.of(c, slotBytes), allToAll ? "allreduce" : "reduce", allToAll ? Kind.ALLREDUCE : Kind.REDUCE,
+            blocking);
         final boolean receives = allToAll || c.rank() == root;
-        final Part out = receives ? new Part(recvBuf, recvOffset, count, type) : null;
-        final Part in = sendBuf == null ? out : new Part(sendBuf, sendOffset, count, type);
-        return new NodeCall(NodeComm.of(c, slotBytes), allToAll ? "allreduce" : "reduce", allToAll ? Kind.ALLREDUCE : Kind.REDUCE)
-            .root(root).in(in).out(out).reduction(op, type).bytes(count * type.size()).start();
+        final Part out = receives ? o.part(1).set(recvBuf, recvOffset, count, type) : null;
+        final Part in = sendBuf == null ? out : o.part(0).set(sendBuf, sendOffset, count, type);
+        return o.root(root).in(in).out(out).reduction(op, type).bytes(count * type.size()).launch();
     }
 
     /** Gather to {@code root}; {@code sendBuf} null at the root: IN_PLACE. */
-    public static RequestImpl gather(final CommState c, final int slotBytes, final Object sendBuf, final int sendOffset,
-        final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
+    public static RequestImpl gather(final CommState c, final int slotBytes, final boolean blocking, final Object sendBuf,
+        final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
         final Datatype recvType, final int root)
     {
-        final NodeCall b = new NodeCall(NodeComm.of(c, slotBytes), "gather", Kind.GATHER).root(root);
+        final NodeOp o = NodeOp.take(NodeComm.of(c, slotBytes), "gather", Kind.GATHER, blocking).root(root);
         if (c.rank() == root)
         {
-            b.in(sendBuf == null ? null : new Part(sendBuf, sendOffset, sendCount, sendType))
-                .blocks(blocks(recvBuf, recvOffset, recvCount, recvType, c.size())).bytes(recvCount * recvType.size());
+            o.in(sendBuf == null ? null : o.part(0).set(sendBuf, sendOffset, sendCount, sendType))
+                .blocks(blocks(o.blockParts(false), recvBuf, recvOffset, recvCount, recvType)).bytes(recvCount * recvType.size());
         }
         else
         {
-            b.in(new Part(sendBuf, sendOffset, sendCount, sendType)).bytes(sendCount * sendType.size());
+            o.in(o.part(0).set(sendBuf, sendOffset, sendCount, sendType)).bytes(sendCount * sendType.size());
         }
-        return b.start();
+        return o.launch();
     }
 
     /** Scatter from {@code root}; {@code recvBuf} null at the root: IN_PLACE. */
-    public static RequestImpl scatter(final CommState c, final int slotBytes, final Object sendBuf, final int sendOffset,
-        final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
+    public static RequestImpl scatter(final CommState c, final int slotBytes, final boolean blocking, final Object sendBuf,
+        final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
         final Datatype recvType, final int root)
     {
-        final NodeCall b = new NodeCall(NodeComm.of(c, slotBytes), "scatter", Kind.SCATTER).root(root);
+        final NodeOp o = NodeOp.take(NodeComm.of(c, slotBytes), "scatter", Kind.SCATTER, blocking).root(root);
         if (c.rank() == root)
         {
-            b.blocks(blocks(sendBuf, sendOffset, sendCount, sendType, c.size()))
-                .out(recvBuf == null ? null : new Part(recvBuf, recvOffset, recvCount, recvType)).bytes(sendCount * sendType.size());
+            o.blocks(blocks(o.blockParts(false), sendBuf, sendOffset, sendCount, sendType))
+                .out(recvBuf == null ? null : o.part(1).set(recvBuf, recvOffset, recvCount, recvType)).bytes(sendCount * sendType.size());
         }
         else
         {
-            b.out(new Part(recvBuf, recvOffset, recvCount, recvType)).bytes(recvCount * recvType.size());
+            o.out(o.part(1).set(recvBuf, recvOffset, recvCount, recvType)).bytes(recvCount * recvType.size());
         }
-        return b.start();
+        return o.launch();
     }
 
     /** Allgather; {@code sendBuf} null: IN_PLACE (the own block is in place). */
-    public static RequestImpl allgather(final CommState c, final int slotBytes, final Object sendBuf, final int sendOffset,
-        final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
+    public static RequestImpl allgather(final CommState c, final int slotBytes, final boolean blocking, final Object sendBuf,
+        final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
         final Datatype recvType)
     {
-        return new NodeCall(NodeComm.of(c, slotBytes), "allgather", Kind.ALLGATHER)
-            .in(sendBuf == null ? null : new Part(sendBuf, sendOffset, sendCount, sendType))
-            .blocks(blocks(recvBuf, recvOffset, recvCount, recvType, c.size())).bytes(recvCount * recvType.size()).start();
+        final NodeOp o = NodeOp.take(NodeComm.of(c, slotBytes), "allgather", Kind.ALLGATHER, blocking);
+        return o.in(sendBuf == null ? null : o.part(0).set(sendBuf, sendOffset, sendCount, sendType))
+            .blocks(blocks(o.blockParts(false), recvBuf, recvOffset, recvCount, recvType)).bytes(recvCount * recvType.size()).launch();
     }
 
     /**
      * Alltoall; {@code sendBuf} null: IN_PLACE (data taken from the receive buffer), which only the slot path
      * can do ({@link #alltoallInPlaceFits}).
      */
-    public static RequestImpl alltoall(final CommState c, final int slotBytes, final Object sendBuf, final int sendOffset,
-        final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
+    public static RequestImpl alltoall(final CommState c, final int slotBytes, final boolean blocking, final Object sendBuf,
+        final int sendOffset, final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount,
         final Datatype recvType)
     {
-        final Part[] out = blocks(recvBuf, recvOffset, recvCount, recvType, c.size());
-        final Part[] in = sendBuf == null ? out : blocks(sendBuf, sendOffset, sendCount, sendType, c.size());
-        return new NodeCall(NodeComm.of(c, slotBytes), "alltoall", Kind.ALLTOALL).blocks(in).outBlocks(out)
-            .bytes(recvCount * recvType.size()).start();
+        final NodeOp o = NodeOp.take(NodeComm.of(c, slotBytes), "alltoall", Kind.ALLTOALL, blocking);
+        final Part[] out = blocks(o.blockParts(true), recvBuf, recvOffset, recvCount, recvType);
+        final Part[] in = sendBuf == null ? out : blocks(o.blockParts(false), sendBuf, sendOffset, sendCount, sendType);
+        return o.blocks(in).outBlocks(out).bytes(recvCount * recvType.size()).launch();
     }
 
     /**
@@ -156,35 +159,37 @@ public final class NodeCollectives
         return blockBytes * c.size() <= NodeRegionDescriptor.halfBytes(NodeRegionDescriptor.alignSlot(slotBytes));
     }
 
-    /** The P blocks of {@code count} items of {@code type} each, one extent of {@code count} apart. */
-    private static Part[] blocks(final Object buf, final int offset, final int count, final Datatype type, final int size)
+    /** Sets {@code parts} (one per rank) to the P blocks of {@code count} items of {@code type} each, one extent of {@code count} apart. */
+    private static Part[] blocks(final Part[] parts, final Object buf, final int offset, final int count, final Datatype type)
     {
-        final Part[] parts = new Part[size];
+        final int size = parts.length;
         if (org.jmpi.internal.datatype.BufferView.arrayLength(buf, type) >= 0)
         {
             // An array of the predefined type (the common case): block j starts j * count elements on, no view needed.
             for (int j = 0; j < size; j++)
             {
-                parts[j] = new Part(buf, offset + j * count, count, type);
+                parts[j].set(buf, offset + j * count, count, type);
             }
             return parts;
         }
         for (int j = 0; j < size; j++)
         {
-            parts[j] = block(buf, offset, (long)j * count * type.extent(), count, type);
+            block(parts[j], buf, offset, (long)j * count * type.extent(), count, type);
         }
         return parts;
     }
 
-    /** The part of {@code count} items at byte displacement {@code byteDisp} from element {@code offset}. */
-    private static Part block(final Object buf, final int offset, final long byteDisp, final int count, final Datatype type)
+    /** Sets {@code part} to {@code count} items at byte displacement {@code byteDisp} from element {@code offset}. */
+    private static void block(final Part part, final Object buf, final int offset, final long byteDisp, final int count, final Datatype type)
     {
-        final long elementSize = org.jmpi.internal.datatype.BufferView.of(buf, "buffer").elementSize();
+        // A ByteBuffer's elements are bytes: no view needed (direct buffers in a loop of small calls made one per block).
+        final long elementSize = buf instanceof java.nio.ByteBuffer ? 1 : org.jmpi.internal.datatype.BufferView.of(buf, "buffer").elementSize();
         if (byteDisp % elementSize == 0)
         {
-            return new Part(buf, Math.toIntExact(offset + byteDisp / elementSize), count, type);
+            part.set(buf, Math.toIntExact(offset + byteDisp / elementSize), count, type);
+            return;
         }
         final Datatype shifted = Datatype.hindexed(new int[] {count}, new long[] {byteDisp}, type).commit();
-        return new Part(buf, offset, 1, shifted);
+        part.set(buf, offset, 1, shifted);
     }
 }

@@ -92,6 +92,8 @@ final class NodeComm
     private boolean fileReleased;
     /** Mapped regions: a spare {@link SlotRounds} (engine thread; calls in flight at once take more). */
     private SlotRounds spareRounds;
+    /** A finished blocking call's op, rearmed by the next blocking call (calling thread, direct mode: {@link NodeOp#take}). */
+    NodeOp spareOp;
     private byte[] scratch = new byte[0];
     private UnsafeBuffer scratchBuffer = new UnsafeBuffer(scratch);
 

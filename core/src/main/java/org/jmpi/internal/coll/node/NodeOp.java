@@ -1,6 +1,5 @@
 package org.jmpi.internal.coll.node;
 
-import org.agrona.concurrent.UnsafeBuffer;
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
@@ -11,7 +10,6 @@ import org.jmpi.internal.coll.PathTrace;
 import org.jmpi.internal.datatype.Convertor;
 import org.jmpi.internal.engine.ProgressEngine;
 import org.jmpi.internal.pt2pt.RequestImpl;
-import org.jmpi.internal.reduce.Kernels;
 
 /**
  * One rank's side of one node collective call through the communicator's {@link NodeRegion}: a request that
@@ -44,7 +42,7 @@ import org.jmpi.internal.reduce.Kernels;
  * so no peer waits forever; a value read from a peer that cannot be right (a flag beyond any call the peers
  * can have reached, a length outside the slot) is ERR_INTERN.
  *
- * <p>Threading: made on the calling thread; {@link #progress()} runs on the engine thread.
+ * <p>Threading: armed on the calling thread ({@link #take}); {@link #progress()} runs on the engine thread.
  */
 final class NodeOp extends RequestImpl implements ProgressEngine.Activity
 {
@@ -56,70 +54,247 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
     /** How many calls a peer's flags can be beyond the highest call this rank's engine has seen ({@link #reachedFlag}). */
     private static final int MAX_LEAD = 3;
     private static final Status OK = new Status(Comm.ANY_SOURCE, Comm.ANY_TAG, ErrorClass.SUCCESS, false, 0);
-    /**
-     * Bytes of each slice a large reduction packs and folds at a time: two such chunks (accumulator and
-     * operand) stay in a core's L2. Not tuned yet.
-     */
-    private static final int REDUCE_CHUNK = 64 * 1024;
 
     private enum Step
     {
         SETUP, GUARD, POST, INPUT, WORK, DONE, FINISH
     }
 
-    private final NodeComm node;
-    private NodeRegion region;
-    private final String call;
-    final Kind kind;
+    final NodeComm node;
+    NodeRegion region;
+    private String call;
+    Kind kind;
     /** This call's number. */
-    private final long seq;
-    final int root;
-    private final int me;
-    private final int size;
+    private long seq;
+    int root;
+    final int me;
+    final int size;
     /** This rank's contribution (bcast: the data at the root; reductions: the input; gather, allgather: the block; null: IN_PLACE). */
-    final Part in;
+    Part in;
     /** This rank's receiving part (bcast: the data at non-roots; reductions: the result; scatter: the block), or null. */
-    final Part out;
+    Part out;
     /** Per-rank blocks: gather's and allgather's receive blocks, scatter's and alltoall's send blocks. */
-    final Part[] blocks;
+    Part[] blocks;
     /** Alltoall: the receive blocks. */
-    final Part[] outBlocks;
-    final Op op;
-    final Datatype type;
+    Part[] outBlocks;
+    Op op;
+    Datatype type;
     /** Packed bytes this rank expects per rank (bcast, reductions: all; gather, scatter, allgather, alltoall: one block). */
-    final long bytes;
-    private boolean direct;
+    long bytes;
+    boolean direct;
     /** Mapped regions: the rounds (null in a heap region, where a call is one round). */
     private SlotRounds rounds;
     private long round;
     /** The half of the slots the current round posted in (all ranks post a round in the same half). */
-    private int half;
+    int half;
     private Step step = Step.SETUP;
     private MpiException failure;
+    /** The parts and block arrays this op lends its calls ({@link #part}, {@link #blockParts}): a spare op reuses them. */
+    private final Part[] parts = {new Part(), new Part()};
+    private Part[] blockParts;
+    private Part[] outBlockParts;
+    /** Whether the call runs to completion before {@link #launch} returns (a blocking call). */
+    private boolean blocking;
 
-    /** Made by {@link NodeCall#start()}. */
-    NodeOp(final NodeCall b)
+    /**
+     * A call of {@code node}'s: {@link #take} arms one for each call, and a blocking call's op is kept as the
+     * communicator's spare for the next one.
+     */
+    private NodeOp(final NodeComm node)
     {
-        super(b.node.comm.engine(), b.node.errors);
-        this.node = b.node;
-        this.region = b.node.heapRegion();
-        this.call = b.call;
-        this.kind = b.kind;
-        this.root = b.root;
+        super(node.comm.engine(), node.errors);
+        this.node = node;
         this.me = node.rank;
         this.size = node.size;
-        this.in = b.in;
-        this.out = b.out;
-        this.blocks = b.blocks;
-        this.outBlocks = b.outBlocks;
-        this.op = b.op;
-        this.type = b.type;
-        this.bytes = b.bytes;
+    }
+
+    /**
+     * The op for the next call on {@code node}, armed as {@code kind} and numbered: for a {@code blocking} call in
+     * direct mode (the calling thread drives the engine, so no other thread can still be inside a finished op) the
+     * communicator's spare if it has one, else a new op. Calling thread; set the call's arguments, then
+     * {@link #launch}.
+     */
+    static NodeOp take(final NodeComm node, final String call, final Kind kind, final boolean blocking)
+    {
+        NodeOp o = null;
+        if (blocking && !node.comm.engine().offload())
+        {
+            o = node.spareOp;
+            node.spareOp = null;
+        }
+        if (o == null)
+        {
+            o = new NodeOp(node);
+        }
+        else
+        {
+            o.rearm();
+        }
+        o.arm(call, kind, blocking);
+        return o;
+    }
+
+    private void arm(final String call, final Kind kind, final boolean blocking)
+    {
+        this.region = node.heapRegion();
+        this.call = call;
+        this.kind = kind;
+        this.blocking = blocking;
+        this.root = 0;
+        this.in = null;
+        this.out = null;
+        this.blocks = null;
+        this.outBlocks = null;
+        this.op = null;
+        this.type = null;
+        this.bytes = 0;
+        this.direct = false;
+        this.rounds = null;
+        this.round = 0;
+        this.half = 0;
+        this.step = Step.SETUP;
+        this.failure = null;
         this.seq = node.nextCall();
     }
 
+    /** Part {@code i} (0 or 1) of the two this op lends its calls: set it and pass it as {@link #in} or {@link #out}. */
+    Part part(final int i)
+    {
+        return parts[i];
+    }
+
+    /** P parts for per-rank blocks ({@code out}: the second set, alltoall's receive blocks), made once per op. */
+    Part[] blockParts(final boolean out)
+    {
+        Part[] b = out ? outBlockParts : blockParts;
+        if (b == null)
+        {
+            b = new Part[size];
+            for (int j = 0; j < size; j++)
+            {
+                b[j] = new Part();
+            }
+            if (out)
+            {
+                outBlockParts = b;
+            }
+            else
+            {
+                blockParts = b;
+            }
+        }
+        return b;
+    }
+
+    NodeOp root(final int r)
+    {
+        root = r;
+        return this;
+    }
+
+    NodeOp in(final Part p)
+    {
+        in = p;
+        return this;
+    }
+
+    NodeOp out(final Part p)
+    {
+        out = p;
+        return this;
+    }
+
+    NodeOp blocks(final Part[] p)
+    {
+        blocks = p;
+        return this;
+    }
+
+    NodeOp outBlocks(final Part[] p)
+    {
+        outBlocks = p;
+        return this;
+    }
+
+    NodeOp reduction(final Op o, final Datatype t)
+    {
+        op = o;
+        type = t;
+        return this;
+    }
+
+    NodeOp bytes(final long b)
+    {
+        bytes = b;
+        return this;
+    }
+
+    /**
+     * Starts the call: in direct mode inline on the calling thread (no command object), else as a command for the
+     * progress thread. A nonblocking call returns its request; a blocking one waits for it here, reports a failure
+     * through the communicator's error handler, and returns null (its op becomes the communicator's spare when it
+     * succeeded in direct mode: every peer is done with whatever it posted, since a call that posts its buffers
+     * finishes only once all are done).
+     */
+    RequestImpl launch()
+    {
+        final ProgressEngine engine = node.comm.engine();
+        if (!engine.enter())
+        {
+            engine.execute(this::begin);
+            if (!blocking)
+            {
+                return this;
+            }
+            awaitCompletion();
+            return null;
+        }
+        try
+        {
+            begin();
+            if (!blocking)
+            {
+                return this;
+            }
+            awaitCompletion();
+            dropArguments();
+            node.spareOp = this;
+            return null;
+        }
+        finally
+        {
+            engine.exit();
+        }
+    }
+
+    /** Drops the user's buffers, types and op, so that a spare holds none. */
+    private void dropArguments()
+    {
+        in = null;
+        out = null;
+        blocks = null;
+        outBlocks = null;
+        op = null;
+        type = null;
+        parts[0].clear();
+        parts[1].clear();
+        clear(blockParts);
+        clear(outBlockParts);
+    }
+
+    private static void clear(final Part[] p)
+    {
+        if (p != null)
+        {
+            for (final Part part : p)
+            {
+                part.clear();
+            }
+        }
+    }
+
     /** Runs the call's first steps and, unless it finished, hosts it on the engine. Engine thread. */
-    void begin()
+    private void begin()
     {
         if (!progress())
         {
@@ -232,7 +407,10 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                     }
                     final boolean last = rounds == null || round == rounds.count() - 1;
                     region.done(me, NodeRegionDescriptor.flag(seq, last ? NodeRegionDescriptor.ROUND_LAST : round));
-                    region.wakeOthers(me);
+                    if (doneAwaited())
+                    {
+                        region.wakeOthers(me);
+                    }
                     if (!last)
                     {
                         round++;
@@ -291,6 +469,21 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         return true;
     }
 
+    /**
+     * Whether a peer may wait for this call's done flag, so that setting it must wake the peers. Not in a one-round
+     * call through the slots where every rank reads every rank's arrival (allreduce, allgather, alltoall): a peer waits
+     * for this rank's done flag of call n only in a guard of call n + 2 (or in call n's finish, which only a direct
+     * post has), and to get there it read this rank's arrival at call n + 1, which stands for the done flag of n
+     * ({@link #arriveOf}). Such a call then wakes its peers once (after its arrival) instead of twice: a wake-up is a
+     * read of the peer's parked flag or doorbell, a cache miss each (about an eighth of a 4-byte allreduce's samples,
+     * loaded; docs/collectives.md, "Session 11").
+     */
+    private boolean doneAwaited()
+    {
+        final boolean symmetric = kind == Kind.ALLREDUCE || kind == Kind.ALLGATHER || kind == Kind.ALLTOALL;
+        return !symmetric || direct || (rounds != null && rounds.count() > 1);
+    }
+
     // ------------------------------------------------------------------------------------------ steps
 
     private boolean postsBuffers()
@@ -326,11 +519,11 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
         {
             if (!direct)
             {
-                packSlot();
+                HeapRound.packSlot(this);
             }
             else
             {
-                postBuffers();
+                HeapRound.postBuffers(this);
             }
         }
         catch (final RuntimeException ex)
@@ -342,83 +535,6 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
             (posted & NodeRegionDescriptor.LENGTH_BYTES_MASK));
         region.arrive(me, NodeRegionDescriptor.flag(seq, 0));
         region.wakeOthers(me);
-    }
-
-    /** Packs this rank's contribution into its half of its slot. */
-    private void packSlot()
-    {
-        final UnsafeBuffer slots = region.buffer();
-        final int at = region.halfOffset(me, half);
-        switch (kind)
-        {
-            case BCAST ->
-            {
-                if (me == root)
-                {
-                    pack(in, slots, at);
-                }
-            }
-            case REDUCE, ALLREDUCE -> pack(in, slots, at);
-            case GATHER ->
-            {
-                if (me != root)
-                {
-                    pack(in, slots, at);
-                }
-            }
-            case ALLGATHER -> pack(in != null ? in : blocks[me], slots, at);
-            case SCATTER ->
-            {
-                if (me == root)
-                {
-                    packBlocks(blocks, slots, at);
-                }
-            }
-            case ALLTOALL -> packBlocks(blocks, slots, at);
-            default ->
-            {
-            }
-        }
-    }
-
-    private void packBlocks(final Part[] parts, final UnsafeBuffer slots, final int at)
-    {
-        for (int j = 0; j < size; j++)
-        {
-            pack(parts[j], slots, at + (int)(j * bytes));
-        }
-    }
-
-    /** Packs {@code part}, which must be the call's {@code bytes} (its own send and receive sizes may differ: ERR_TRUNCATE). */
-    private void pack(final Part part, final UnsafeBuffer slots, final int at)
-    {
-        if (part.bytes() != bytes)
-        {
-            throw new MpiException(ErrorClass.ERR_TRUNCATE, "send part is " + part.bytes() + " bytes, receive part " + bytes +
-                " bytes (counts or types do not match)");
-        }
-        part.pack(slots, at, 0, (int)bytes);
-    }
-
-    private void postBuffers()
-    {
-        switch (kind)
-        {
-            case BCAST -> region.post(me, half, me == root ? in : null);
-            case REDUCE, ALLREDUCE -> region.post(me, half, new Part[] {in, out});
-            case GATHER -> region.post(me, half, me == root ? blocks : null);
-            case SCATTER -> region.post(me, half, me == root ? blocks : null);
-            case ALLGATHER ->
-            {
-                if (in != null)
-                {
-                    copy(in, blocks[me]);
-                }
-                region.post(me, half, blocks);
-            }
-            case ALLTOALL -> region.post(me, half, blocks);
-            default -> region.post(me, half, null);
-        }
     }
 
     private boolean inputsArrived()
@@ -469,184 +585,12 @@ final class NodeOp extends RequestImpl implements ProgressEngine.Activity
                     }
                 }
             }
-            case REDUCE, ALLREDUCE -> reduce();
-            case GATHER -> gather();
-            case SCATTER -> scatter();
-            case ALLGATHER -> allgather();
-            case ALLTOALL -> alltoall();
+            case REDUCE, ALLREDUCE -> HeapRound.reduce(this);
+            case GATHER -> HeapRound.gather(this);
+            case SCATTER -> HeapRound.scatter(this);
+            case ALLGATHER -> HeapRound.allgather(this);
+            case ALLTOALL -> HeapRound.alltoall(this);
             default -> throw new IllegalStateException(kind.name());
-        }
-    }
-
-    private void gather()
-    {
-        if (me == root)
-        {
-            if (in != null)
-            {
-                copy(in, blocks[me]);
-            }
-            if (!direct)
-            {
-                for (int j = 0; j < size; j++)
-                {
-                    if (j != me && checkLength(j, bytes))
-                    {
-                        blocks[j].unpack(region.buffer(), region.halfOffset(j, half), 0, (int)bytes);
-                    }
-                }
-            }
-        }
-        else if (direct && checkLength(root, bytes))
-        {
-            copy(in, ((Part[])region.posted(root, half))[me]);
-        }
-    }
-
-    private void scatter()
-    {
-        if (me == root)
-        {
-            if (out != null)
-            {
-                copy(blocks[me], out);
-            }
-        }
-        else if (checkLength(root, direct ? bytes : bytes * size))
-        {
-            if (direct)
-            {
-                copy(((Part[])region.posted(root, half))[me], out);
-            }
-            else
-            {
-                out.unpack(region.buffer(), region.halfOffset(root, half) + (int)(me * bytes), 0, (int)bytes);
-            }
-        }
-    }
-
-    private void allgather()
-    {
-        if (!direct && in != null)
-        {
-            copy(in, blocks[me]);
-        }
-        for (int i = 1; i < size; i++)
-        {
-            final int j = (me + i) % size;
-            if (!checkLength(j, bytes))
-            {
-                continue;
-            }
-            if (direct)
-            {
-                copy(((Part[])region.posted(j, half))[j], blocks[j]);
-            }
-            else
-            {
-                blocks[j].unpack(region.buffer(), region.halfOffset(j, half), 0, (int)bytes);
-            }
-        }
-    }
-
-    private void alltoall()
-    {
-        for (int i = 0; i < size; i++)
-        {
-            final int j = (me + i) % size;
-            if (!checkLength(j, direct ? bytes : bytes * size))
-            {
-                continue;
-            }
-            if (direct)
-            {
-                copy(((Part[])region.posted(j, half))[me], outBlocks[j]);
-            }
-            else
-            {
-                outBlocks[j].unpack(region.buffer(), region.halfOffset(j, half) + (int)(me * bytes), 0, (int)bytes);
-            }
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------ reductions
-
-    private void reduce()
-    {
-        final boolean reducer = kind == Kind.ALLREDUCE || me == root;
-        if (!direct && !reducer)
-        {
-            return;
-        }
-        boolean ok = true;
-        for (int j = 0; j < size; j++)
-        {
-            ok &= checkLength(j, bytes);
-        }
-        if (!ok || bytes == 0)
-        {
-            return;
-        }
-        final int unit = Kernels.unitBytes(op, type);
-        if (!direct)
-        {
-            // Rank order: rank P-1's operand first, then acc = in_j op acc for j = P-2 .. 0, straight from the slots.
-            final int length = (int)bytes;
-            final byte[] acc = node.scratch(length);
-            final byte[] memory = region.memory();
-            System.arraycopy(memory, region.halfOffset(size - 1, half), acc, 0, length);
-            for (int j = size - 2; j >= 0; j--)
-            {
-                Kernels.reduce(op, type, memory, region.halfOffset(j, half), acc, 0, length / unit);
-            }
-            out.unpack(node.scratchBuffer(), 0, 0, length);
-            return;
-        }
-        final long units = bytes / unit;
-        final long from = units * me / size * unit;
-        final long to = units * (me + 1) / size * unit;
-        if (from == to)
-        {
-            return;
-        }
-        final int chunk = (int)Math.max(unit, REDUCE_CHUNK / unit * unit);
-        final Convertor[] readers = new Convertor[size];
-        for (int j = 0; j < size; j++)
-        {
-            readers[j] = ((Part[])region.posted(j, half))[0].reader();
-        }
-        final Convertor[] writers = new Convertor[size];
-        for (int j = 0; j < size; j++)
-        {
-            final Part target = ((Part[])region.posted(j, half))[1];
-            if (target != null && (kind == Kind.ALLREDUCE || j == root))
-            {
-                writers[j] = target.writer();
-            }
-        }
-        final byte[] acc = node.scratch(2 * chunk);
-        final UnsafeBuffer accBuffer = node.scratchBuffer();
-        // Rank order, per chunk: the accumulator (at chunk) starts as rank P-1's operand, then acc = in_j op acc
-        // for j = P-2 .. 0, each operand packed to the scratch's first chunk.
-        for (long at = from; at < to; at += chunk)
-        {
-            final int n = (int)Math.min(chunk, to - at);
-            readers[size - 1].seek(at);
-            readers[size - 1].pack(accBuffer, chunk, n);
-            for (int j = size - 2; j >= 0; j--)
-            {
-                readers[j].seek(at);
-                readers[j].pack(accBuffer, 0, n);
-                Kernels.reduce(op, type, acc, 0, acc, chunk, n / unit);
-            }
-            for (final Convertor w : writers)
-            {
-                if (w != null)
-                {
-                    w.seek(at);
-                    w.unpack(accBuffer, chunk, n);
-                }
-            }
         }
     }
 

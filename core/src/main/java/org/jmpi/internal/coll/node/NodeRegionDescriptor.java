@@ -43,23 +43,31 @@ import java.nio.ByteOrder;
  *   |                 Arrive: last call and round posted            |  0
  *   |                                                               |
  *   +---------------------------------------------------------------+
- *   |        Done: last call and round finished reading peers       |  8
- *   |                                                               |
- *   +---------------------------------------------------------------+
- *   | Length, half 0: bit 62 direct (buffers posted), bit 61 failed,| 16
+ *   | Length, half 0: bit 62 direct (buffers posted), bit 61 failed,|  8
  *   | low 32 = bytes                                                |
  *   +---------------------------------------------------------------+
- *   |     Total, half 0: bytes of the whole call (per block) on     | 24
+ *   |     Total, half 0: bytes of the whole call (per block) on     | 16
  *   |     this rank, written with the call's first round            |
  *   +---------------------------------------------------------------+
- *   |                 Length, half 1 (as half 0)                    | 32
+ *   |                 Length, half 1 (as half 0)                    | 24
  *   |                                                               |
  *   +---------------------------------------------------------------+
- *   |                 Total, half 1 (as half 0)                     | 40
+ *   |                 Total, half 1 (as half 0)                     | 32
  *   |                                                               |
  *   +---------------------------------------------------------------+
- *   |                 (reserved, to CONTROL_LENGTH)                 | 48
+ *   |                 (reserved, to DONE_OFFSET)                    | 40
  *   +---------------------------------------------------------------+
+ *   |        Done: last call and round finished reading peers       | 64
+ *   |        (a cache line of its own, 64 bytes from Arrive)        |
+ *   +---------------------------------------------------------------+
+ *   |                 (reserved, to CONTROL_LENGTH)                 | 72
+ *   +---------------------------------------------------------------+
+ * </pre>
+ * Arrive, the lengths and totals share a line: a reader needs them together, after the arrive flag that publishes
+ * them. Done lies 64 bytes on (never in Arrive's line, whatever the region's alignment): peers read it rarely (an
+ * arrival implies the peer's earlier done flags), so its store, a volatile one, finds the line in this rank's cache
+ * instead of taking it back from the peer that just read Arrive (layout version 4; version 3 had Done at 8).
+ * <pre>
  * </pre>
  * Calls are numbered 1, 2, ... per communicator (all ranks call its collectives in the same order), and a
  * call runs in rounds 0, 1, ... (one between threads; across JVMs as many as chunks of the leader's total,
@@ -72,7 +80,7 @@ import java.nio.ByteOrder;
 public final class NodeRegionDescriptor
 {
     public static final int MAGIC = 0x524D434A; // "JMCR" read as a little-endian int
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
     public static final ByteOrder BYTE_ORDER = ByteOrder.nativeOrder();
 
     public static final int MAGIC_OFFSET = 0;
@@ -84,12 +92,13 @@ public final class NodeRegionDescriptor
 
     public static final int CONTROL_OFFSET = HEADER_LENGTH;
     public static final int ARRIVE_OFFSET = 0;
-    public static final int DONE_OFFSET = ARRIVE_OFFSET + Long.BYTES;
-    public static final int LENGTH_OFFSET = DONE_OFFSET + Long.BYTES;
+    public static final int LENGTH_OFFSET = ARRIVE_OFFSET + Long.BYTES;
     public static final int TOTAL_OFFSET = LENGTH_OFFSET + Long.BYTES;
     /** Rounds alternate between the two halves of each slot: half 0 uses the length and total above, half 1 these. */
     public static final int LENGTH_ODD_OFFSET = TOTAL_OFFSET + Long.BYTES;
     public static final int TOTAL_ODD_OFFSET = LENGTH_ODD_OFFSET + Long.BYTES;
+    /** One cache line on from Arrive. */
+    public static final int DONE_OFFSET = ARRIVE_OFFSET + 64;
     /** Two 64-byte cache lines per rank. */
     public static final int CONTROL_LENGTH = 128;
 

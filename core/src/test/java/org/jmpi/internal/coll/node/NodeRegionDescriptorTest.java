@@ -26,11 +26,14 @@ class NodeRegionDescriptorTest
     void shouldGiveEveryRankItsOwnCacheLinePairOfFlags()
     {
         assertEquals(0, NodeRegionDescriptor.ARRIVE_OFFSET);
-        assertEquals(8, NodeRegionDescriptor.DONE_OFFSET);
-        assertEquals(16, NodeRegionDescriptor.LENGTH_OFFSET);
-        assertEquals(24, NodeRegionDescriptor.TOTAL_OFFSET);
-        assertEquals(32, NodeRegionDescriptor.LENGTH_ODD_OFFSET);
-        assertEquals(40, NodeRegionDescriptor.TOTAL_ODD_OFFSET);
+        assertEquals(64, NodeRegionDescriptor.DONE_OFFSET);
+        assertEquals(8, NodeRegionDescriptor.LENGTH_OFFSET);
+        assertEquals(16, NodeRegionDescriptor.TOTAL_OFFSET);
+        assertEquals(24, NodeRegionDescriptor.LENGTH_ODD_OFFSET);
+        assertEquals(32, NodeRegionDescriptor.TOTAL_ODD_OFFSET);
+        // Done never shares a cache line with Arrive, whatever the region's alignment.
+        assertTrue(NodeRegionDescriptor.DONE_OFFSET - NodeRegionDescriptor.ARRIVE_OFFSET >= 64);
+        assertTrue(NodeRegionDescriptor.DONE_OFFSET + Long.BYTES <= NodeRegionDescriptor.CONTROL_LENGTH);
         assertEquals(NodeRegionDescriptor.LENGTH_OFFSET, NodeRegionDescriptor.lengthOffset(0));
         assertEquals(NodeRegionDescriptor.LENGTH_ODD_OFFSET, NodeRegionDescriptor.lengthOffset(1));
         assertEquals(NodeRegionDescriptor.TOTAL_OFFSET, NodeRegionDescriptor.totalOffset(0));
@@ -77,7 +80,7 @@ class NodeRegionDescriptorTest
     @Test
     void shouldOrderFlagsByCallThenRound()
     {
-        assertEquals(3, NodeRegionDescriptor.VERSION);
+        assertEquals(4, NodeRegionDescriptor.VERSION);
         assertEquals(1L << 32, NodeRegionDescriptor.flag(1, 0));
         assertEquals(1, NodeRegionDescriptor.callOf(NodeRegionDescriptor.flag(1, NodeRegionDescriptor.ROUND_LAST)));
         assertTrue(NodeRegionDescriptor.flag(1, 7) < NodeRegionDescriptor.flag(1, NodeRegionDescriptor.ROUND_LAST));
