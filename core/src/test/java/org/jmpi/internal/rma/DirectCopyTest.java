@@ -181,6 +181,8 @@ class DirectCopyTest
                 {
                     assertTrue(a.win().inArena() && n.win().inArena(), "the coarrays' memory is in the arena");
                     assertThrows(UnsupportedOperationException.class, a::local);
+                    // the synchronisation memory too: fences (syncAll) are the barrier by atomics across the JVMs
+                    assertTrue(windowOf(a.win()).barrierDirect(), "every image's synchronisation memory reached directly");
                 }
                 final java.nio.DoubleBuffer view = a.localBuffer();
                 assertEquals(64, view.capacity());
@@ -225,6 +227,21 @@ class DirectCopyTest
             }
             team.free();
         });
+    }
+
+    /** The one-sided window beneath a {@link Win} (a package-private field of org.jmpi). */
+    private static Window windowOf(final Win win)
+    {
+        try
+        {
+            final java.lang.reflect.Field field = Win.class.getDeclaredField("window");
+            field.setAccessible(true);
+            return (Window)field.get(win);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new AssertionError(ex);
+        }
     }
 
     private static long allocatedBy(final Runnable work)
