@@ -255,6 +255,16 @@ public final class Win implements AutoCloseable
         return base;
     }
 
+    /**
+     * Whether this rank's window memory lies in the node's PVAS arena ({@link #allocate} and {@link #allocateShared}
+     * with {@code jmpi.pvas.partition.size} set), where ranks in other JVMs of the node reach it by loads, stores and
+     * atomics rather than messages. A jmpi extension (MPI has no such attribute); coarrays use it to choose their memory.
+     */
+    public boolean inArena()
+    {
+        return arenaPart != null;
+    }
+
     /** MPI_WIN_SIZE: bytes of this rank's window memory. */
     public long size()
     {

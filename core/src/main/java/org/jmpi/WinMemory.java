@@ -23,21 +23,7 @@ final class WinMemory
     /** {@code sizeBytes} of {@code arena} (null when there is none, or no room, or nothing to allocate). */
     static ByteBuffer arenaPart(final ArenaMemory arena, final long sizeBytes)
     {
-        if (arena == null || sizeBytes == 0)
-        {
-            return null;
-        }
-        try
-        {
-            final ByteBuffer part = arena.allocate(sizeBytes, 64).order(ByteOrder.nativeOrder());
-            // zeroed, as ordinary direct memory is: a block freed earlier holds what its last owner left
-            org.agrona.UnsafeApi.setMemory(org.agrona.BufferUtil.address(part), sizeBytes, (byte)0);
-            return part;
-        }
-        catch (final MpiException ex)
-        {
-            return null;
-        }
+        return sizeBytes == 0 ? null : OneSided.arenaPart(arena, sizeBytes);
     }
 
     /**

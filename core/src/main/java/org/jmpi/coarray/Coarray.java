@@ -1,16 +1,23 @@
 package org.jmpi.coarray;
 
+import java.nio.ByteBuffer;
+
 import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
 import org.jmpi.Win;
 
 /**
- * What every coarray shares: the window over each image's array, in one lock-all epoch (MODE_NOCHECK: no lock
+ * What every coarray shares: the window over each image's memory, in one lock-all epoch (MODE_NOCHECK: no lock
  * traffic) from allocation to {@link #close()}. A blocking transfer is an RMA operation and a flush of that image; a
  * nonblocking put skips the flush and is completed by the team's next synchronisation (or {@link #close()}).
  *
- * <p>Threading: as {@link Team}. The coarray owns its local array (the window's memory).
+ * <p>Where the memory is, chosen once per team ({@link Team}): a Java array (ranks that are threads of one JVM, or JVMs
+ * without the PVAS arena), or, when every image has the arena ({@code jmpi.pvas.partition.size}), direct memory in the
+ * image's arena partition ({@code Win.allocate}), which images in other JVMs copy to and from directly. The local view
+ * is then a buffer ({@code localBuffer()}), not an array ({@code hasArray()} says which).
+ *
+ * <p>Threading: as {@link Team}. The coarray owns its local memory (the window's memory).
  */
 public abstract sealed class Coarray implements AutoCloseable permits DoubleCoarray, IntCoarray, LongCoarray
 {
@@ -21,12 +28,18 @@ public abstract sealed class Coarray implements AutoCloseable permits DoubleCoar
     private boolean pendingPuts;
     private boolean closed;
 
-    Coarray(final Team team, final Object memory, final int length, final Datatype element)
+    /**
+     * @param heap the image's array (its memory on the heap), or null: {@code length} elements of the team's arena
+     *             memory ({@link #memory()}).
+     */
+    Coarray(final Team team, final Object heap, final int length, final Datatype element)
     {
         this.team = team;
         this.length = length;
         this.element = element;
-        this.win = Win.create(memory, (int)element.size(), null, team.comm());
+        final int elementBytes = (int)element.size();
+        this.win = heap != null ? Win.create(heap, elementBytes, null, team.comm()) :
+            Win.allocate((long)length * elementBytes, elementBytes, null, team.comm());
         win.setName("coarray of " + length + " " + element.name());
         win.lockAll(Win.MODE_NOCHECK);
         team.opened(this);
@@ -54,6 +67,22 @@ public abstract sealed class Coarray implements AutoCloseable permits DoubleCoar
     public final Team team()
     {
         return team;
+    }
+
+    /** Whether the local view is a Java array ({@code local()}); else only a buffer ({@code localBuffer()}). */
+    public abstract boolean hasArray();
+
+    /** Where the memory is not an array: the window's memory, native order. */
+    final ByteBuffer memory()
+    {
+        return (ByteBuffer)win.base();
+    }
+
+    final UnsupportedOperationException noArray(final String call)
+    {
+        return new UnsupportedOperationException(call + ": this coarray's memory is in the PVAS arena (its team spans JVMs " +
+            "with jmpi.pvas.partition.size set, so other images copy to and from it directly), not a Java array; use " +
+            "localBuffer(), get(i) and set(i, v), or hasArray() to choose (docs/rma.md, \"Coarrays\")");
     }
 
     /** The window beneath (for RMA calls beside the coarray API; it stays in its lock-all epoch). */

@@ -1,10 +1,14 @@
 package org.jmpi.coarray;
 
+import java.nio.LongBuffer;
+
 import org.jmpi.Datatype;
 
 /**
  * A coarray of {@code long}s: {@link #length()} elements on every image of a {@link Team}. Local elements are read
- * and written as a plain array ({@link #get(int)}, {@link #set(int, long)}, or {@link #local()} for tight loops);
+ * and written with {@link #get(int)} and {@link #set(int, long)}, or for tight loops through {@link #local()} (the array
+ * itself, where {@link #hasArray()}) or {@link #localBuffer()} (always; over arena memory when the team spans JVMs with
+ * the PVAS arena);
  * remote ones with {@code put} and {@code get} to an image, complete on return, or {@code putAsync}, complete at the
  * team's next synchronisation. Another image sees local writes after a synchronisation that orders them
  * ({@link Team#syncAll()}, {@link Team#syncImages(int...)}).
@@ -19,44 +23,79 @@ import org.jmpi.Datatype;
  *   sync all                                 team.syncAll();
  * </pre>
  *
- * <p>Threading: as {@link Team}. The coarray owns its local array.
+ * <p>Threading: as {@link Team}. The coarray owns its local memory.
  */
 public final class LongCoarray extends Coarray
 {
+    /** The memory where it is an array, else null. */
     private final long[] local;
+    /** The memory as a buffer (over the array, or over the arena memory); absolute indices only. */
+    private final LongBuffer buffer;
     private final long[] one = new long[1];
     /** fetchAndAdd's operand (no allocation per call). */
     private final long[] operand = new long[1];
 
-    private LongCoarray(final Team team, final long[] local)
+    private LongCoarray(final Team team, final int length, final long[] local)
     {
-        super(team, local, local.length, Datatype.LONG);
+        super(team, local, length, Datatype.LONG);
         this.local = local;
+        this.buffer = local != null ? LongBuffer.wrap(local) : memory().asLongBuffer();
     }
 
     /** Allocates {@code length} elements (zeros) on every image of {@code team}. Collective; the same length on every image. */
     public static LongCoarray allocate(final Team team, final int length)
     {
         checkLength("LongCoarray.allocate", team, length);
-        return new LongCoarray(team, new long[length]);
+        return new LongCoarray(team, length, team.inArena() ? null : new long[length]);
     }
 
     /** This image's element {@code i}. */
     public long get(final int i)
     {
-        return local[i];
+        return local != null ? local[i] : buffer.get(i);
     }
 
     /** Sets this image's element {@code i}. */
     public void set(final int i, final long value)
     {
-        local[i] = value;
+        if (local != null)
+        {
+            local[i] = value;
+        }
+        else
+        {
+            buffer.put(i, value);
+        }
     }
 
-    /** This image's elements as the array itself (the local view: reads and writes go straight to the coarray). */
+    /**
+     * This image's elements as the array itself (the local view: reads and writes go straight to the coarray).
+     *
+     * @throws UnsupportedOperationException where the memory is in the PVAS arena ({@link #hasArray()} false): use
+     *                                       {@link #localBuffer()}.
+     */
     public long[] local()
     {
+        if (local == null)
+        {
+            throw noArray("LongCoarray.local");
+        }
         return local;
+    }
+
+    /**
+     * This image's elements as a buffer of {@link #length()} elements (a new view each call, position 0; reads and
+     * writes by absolute index go straight to the coarray): over the array, or over the arena memory.
+     */
+    public LongBuffer localBuffer()
+    {
+        return buffer.duplicate();
+    }
+
+    @Override
+    public boolean hasArray()
+    {
+        return local != null;
     }
 
     /** {@code a(offset : offset + count - 1)[image] = src(srcOffset : ...)}, complete on return. */

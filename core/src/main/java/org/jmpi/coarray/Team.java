@@ -17,8 +17,12 @@ import org.jmpi.Win;
  * Fortran numbers them from 1, jmpi as MPI does). Made collectively by {@link #of}; its synchronisation statements
  * complete the nonblocking puts of every coarray allocated on it.
  *
+ * <p>Where the team's coarrays live is decided here, once, for all of them: in the images' PVAS arena partitions when
+ * every image has the arena on (ranks in several JVMs of a node with {@code jmpi.pvas.partition.size} set; the local
+ * view is then a buffer), else in Java arrays ({@link #inArena()}).
+ *
  * <p>Threading: one thread per image uses a team and its coarrays at a time (as one Fortran image is one thread of
- * control). The team owns a duplicate of the communicator and a window without memory for its barrier, freed by
+ * control). The team owns a duplicate of the communicator and a window of one long for its barrier, freed by
  * {@link #free()}.
  */
 public final class Team
@@ -27,16 +31,26 @@ public final class Team
     private static final byte[] NOTHING = new byte[0];
 
     private final Intracomm comm;
-    /** A window without memory whose fences are {@link #syncAll}'s barrier (by atomics between threads of one JVM). */
+    /**
+     * A window of one long whose fences are {@link #syncAll}'s barrier: by atomics on the images' synchronisation
+     * memory between threads of one JVM, and across JVMs where it is in the PVAS arena.
+     */
     private final Win sync;
+    /** Whether every image's window memory is in the PVAS arena, so coarrays are allocated there (decided together). */
+    private final boolean inArena;
     private final List<Coarray> coarrays = new ArrayList<>();
     private final boolean[] named;
 
     private Team(final Intracomm comm)
     {
         this.comm = comm;
-        this.sync = Win.create(null, 1, null, comm);
+        // Win.allocate puts its memory in the arena where this image has one: whether every image's did decides where
+        // the team's coarrays live (all in the arena, or all on the heap)
+        this.sync = Win.allocate(Long.BYTES, Long.BYTES, null, comm);
         sync.setName("coarray team sync");
+        final int[] arena = new int[1];
+        comm.allreduce(new int[] {sync.inArena() ? 1 : 0}, 0, arena, 0, 1, Datatype.INT, org.jmpi.Op.MIN);
+        this.inArena = arena[0] == 1;
         this.named = new boolean[comm.size()];
     }
 
@@ -146,6 +160,15 @@ public final class Team
         }
         sync.free();
         comm.free();
+    }
+
+    /**
+     * Whether the team's coarrays live in the images' PVAS arena partitions (every image has the arena on:
+     * {@code jmpi.pvas.partition.size}) rather than in Java arrays.
+     */
+    public boolean inArena()
+    {
+        return inArena;
     }
 
     private void completePuts()

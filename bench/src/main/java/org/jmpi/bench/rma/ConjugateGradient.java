@@ -30,6 +30,9 @@ import org.jmpi.coarray.Team;
  * <li>{@code coarray}: {@code p} is a coarray; after {@code syncAll} each image gets every other image's block;</li>
  * <li>{@code coarray-nb} (the paper's nonblocking variant): each image {@code putAsync}s its block into every other
  * image's copy, completed by one {@code syncAll}.</li>
+ * <li>where the team's coarrays are in the PVAS arena (JVMs with the arena on: the local view is a buffer) {@code p}
+ * stays an array beside the coarray of the same layout: {@code coarray} copies its own block into the coarray before
+ * the {@code syncAll}, {@code coarray-nb} copies the other blocks out of it after.</li>
  * </ul>
  * The dot products are allreduces in every version. Unlike NPB's two-dimensional grid with a transpose exchange,
  * the distribution is one-dimensional (rows): every rank gathers all of {@code p}.
@@ -73,6 +76,8 @@ public final class ConjugateGradient implements CgSolver
     private final DoubleBuffer stage;
     private final Team team;
     private final DoubleCoarray coarray;
+    /** The coarray's memory where it is in the arena (p is then an array beside it), else null. */
+    private final DoubleBuffer inArena;
     private long nonZeros;
     private double residual;
 
@@ -119,13 +124,15 @@ public final class ConjugateGradient implements CgSolver
         {
             team = Team.of(comm);
             coarray = DoubleCoarray.allocate(team, total);
-            p = coarray.local();
+            p = coarray.hasArray() ? coarray.local() : new double[total];
+            inArena = coarray.hasArray() ? null : coarray.localBuffer();
             win = null;
         }
         else
         {
             team = null;
             coarray = null;
+            inArena = null;
             p = new double[total];
             win = version == Version.RMA ? Win.allocate((long)rows * Double.BYTES, Double.BYTES, null, comm) : null;
         }
@@ -249,6 +256,10 @@ public final class ConjugateGradient implements CgSolver
 
     private void gatherCoarray()
     {
+        if (inArena != null)
+        {
+            inArena.put(first, p, first, rows);
+        }
         team.syncAll();
         for (int k = 0; k < comm.size(); k++)
         {
@@ -275,6 +286,13 @@ public final class ConjugateGradient implements CgSolver
             }
         }
         team.syncAll();
+        for (int k = 0; inArena != null && k < comm.size(); k++)
+        {
+            if (k != comm.rank())
+            {
+                inArena.get(displs[k], p, displs[k], counts[k]);
+            }
+        }
     }
 
     private void gatherZ()

@@ -46,6 +46,9 @@ import org.jmpi.coarray.Team;
  * into a slot of every process whose column block it belongs to, with {@code putAsync} completed at the one
  * {@code syncImages} of the product, and each process sums its slots (two halves again, used in turn).</li>
  * </ul>
+ * Where the team's coarrays are in the PVAS arena (JVMs with the arena on: the local view is a buffer) the exchange
+ * memory stays an array beside the coarray of the same layout: {@code coarray} copies this product's partial sums into
+ * the coarray before its {@code syncImages}, {@code coarray-nb} copies its slots out of it after.
  * Steps of a solve and zeta as in {@link ConjugateGradient} (same matrix: the same zeta to rounding).
  * Usage: {@code bin/jmpirun [--threads] -np 4 -cp 'bench/target/classes:bench/target/lib/*'
  * org.jmpi.bench.rma.ConjugateGradient2D [--n 32] [--solves 5] [--versions two-sided,rma,coarray,coarray-nb]}.
@@ -97,6 +100,8 @@ public final class ConjugateGradient2D implements CgSolver
      * coarray-nb: [w (maxRow) | two halves of gridCols slots of maxCol: the pieces of my column block, by sender column].
      */
     private final double[] exchange;
+    /** The coarray's memory where it is in the arena (the exchange memory is then an array beside it), else null. */
+    private final DoubleBuffer inArena;
     /** The partial sums of the row got by the get-based versions (gridCols x maxRow). */
     private final double[] parts;
     private final int sendTo;
@@ -223,7 +228,8 @@ public final class ConjugateGradient2D implements CgSolver
             {
                 team = Team.of(comm);
                 coarray = DoubleCoarray.allocate(team, exchangeLength);
-                exchange = coarray.local();
+                exchange = coarray.hasArray() ? coarray.local() : new double[exchangeLength];
+                inArena = coarray.hasArray() ? null : coarray.localBuffer();
                 win = null;
             }
             case RMA ->
@@ -231,6 +237,7 @@ public final class ConjugateGradient2D implements CgSolver
                 team = null;
                 coarray = null;
                 exchange = null;
+                inArena = null;
                 // two halves of partial sums, one per product in turn; in the arena where it is on, so the gets between
                 // JVMs are direct copies
                 win = Win.allocate(2L * maxRow * Double.BYTES, Double.BYTES, null, comm);
@@ -240,6 +247,7 @@ public final class ConjugateGradient2D implements CgSolver
                 team = null;
                 coarray = null;
                 exchange = new double[exchangeLength];
+                inArena = null;
                 win = null;
             }
         }
@@ -400,6 +408,10 @@ public final class ConjugateGradient2D implements CgSolver
      */
     private void exchangeCoarray(final double[] out, final int partial, final int subOffset)
     {
+        if (inArena != null)
+        {
+            inArena.put(partial, exchange, partial, rowCount);
+        }
         team.syncImages(partners);
         final int sourceRow = myCol / k;
         for (int j = 0; j < gridCols; j++)
@@ -435,6 +447,10 @@ public final class ConjugateGradient2D implements CgSolver
             }
         }
         team.syncImages(partners);
+        if (inArena != null)
+        {
+            inArena.get(slots, exchange, slots, gridCols * maxCol);
+        }
         sumColumnBlock(out, myCol / k == myRow ? myCol : -1, subOffset, exchange, maxCol, slots);
     }
 

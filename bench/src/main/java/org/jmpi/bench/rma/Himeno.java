@@ -30,7 +30,9 @@ import org.jmpi.coarray.Team;
  * window, fence, gets its i halos straight into {@code p}, fence (on a grid of one column of ranks, no j step and
  * its two fences);</li>
  * <li>{@code coarray}: each rank puts its boundary into its neighbours' halos with blocking coarray puts (strided
- * sections for the j faces), {@code syncAll} after each direction;</li>
+ * sections for the j faces), {@code syncAll} after each direction; where the team's coarrays are in the PVAS arena
+ * (JVMs with the arena on: their local view is a buffer, not an array) {@code p} stays an array and the coarray, of
+ * the same layout, receives the halos, which each rank copies into {@code p} after each {@code syncAll};</li>
  * <li>{@code coarray-nb}: the same with {@code putAsync} (the paper's {@code nonblock}).</li>
  * </ul>
  * Steps per iteration: 1. exchange (j faces, then i planes, which carry the j halos, so the corners arrive too);
@@ -87,6 +89,8 @@ public final class Himeno
     private final Datatype jFace;
     private final Team team;
     private final DoubleCoarray coarray;
+    /** The coarray's memory where it is in the arena (then it receives the halos, copied into {@code p}), else null. */
+    private final DoubleBuffer halos;
     private final Win win;
     /** The RMA version's window memory: my boundary planes i = 1 and ni, then my j faces j = 1 and nj packed. */
     private final DoubleBuffer stage;
@@ -124,7 +128,8 @@ public final class Himeno
         {
             team = Team.of(cart);
             coarray = DoubleCoarray.allocate(team, mi * plane);
-            p = coarray.local();
+            p = coarray.hasArray() ? coarray.local() : new double[mi * plane];
+            halos = coarray.hasArray() ? null : coarray.localBuffer();
             final int[] shape = {mi, mj, mk};
             jSections[0] = Section.of(shape, new int[] {1, 1, 0}, new int[] {ni, 1, mk}, new int[] {1, 1, 1});
             jSections[1] = Section.of(shape, new int[] {1, nj, 0}, new int[] {ni, 1, mk}, new int[] {1, 1, 1});
@@ -135,6 +140,7 @@ public final class Himeno
         {
             team = null;
             coarray = null;
+            halos = null;
             p = new double[mi * plane];
         }
         faceSlot = (mi - 2) * mk;
@@ -276,6 +282,18 @@ public final class Himeno
                 put(nonblocking, jHi, jSections[3], jSections[1]);
             }
             team.syncAll();
+            for (int i = 1; halos != null && i <= ni; i++)
+            {
+                // only where a neighbour put one: a boundary's halo keeps its initial values
+                if (jLo >= 0)
+                {
+                    halos.get(at(i, 0, 0), p, at(i, 0, 0), mk);
+                }
+                if (jHi >= 0)
+                {
+                    halos.get(at(i, nj + 1, 0), p, at(i, nj + 1, 0), mk);
+                }
+            }
         }
         if (iLo >= 0)
         {
@@ -286,6 +304,14 @@ public final class Himeno
             put(nonblocking, iHi, 0, ni * plane);
         }
         team.syncAll();
+        if (halos != null && iLo >= 0)
+        {
+            halos.get(at(0, 0, 0), p, at(0, 0, 0), plane);
+        }
+        if (halos != null && iHi >= 0)
+        {
+            halos.get(at(ni + 1, 0, 0), p, at(ni + 1, 0, 0), plane);
+        }
     }
 
     private void put(final boolean nonblocking, final int image, final Section target, final Section source)

@@ -29,8 +29,11 @@ import org.jmpi.bench.PingPong;
  * <li>A 1 MiB put and flush against {@code System.arraycopy} of 1 MiB; target: at least 0.8x its speed between
  * threads.</li>
  * <li>fetch_and_op (SUM on a long) on rank 0 from every rank against an {@code AtomicLong} incremented by as many
- * threads of one JVM, as many increments per thread as fetch_and_ops per rank ({@code --adds}), both timed from the
- * first thread's (rank's) start to the last one's end; target: at least 0.5x its rate. A round's fetch_and_op
+ * threads, as many increments per thread as fetch_and_ops per rank ({@code --adds}), both timed from the
+ * first thread's (rank's) start to the last one's end; target: at least 0.5x its rate. Where the ranks are threads of
+ * one JVM the baseline runs on the rank threads themselves, started and timed as the fetch_and_ops are; across JVMs on
+ * as many new threads of rank 0's JVM. Each round also prints both loops' overlap (summed busy time over the span): a
+ * contended counter is only contended while its threads run side by side. A round's fetch_and_op
  * measurements and the baseline run twice untimed before the first round ({@code --warmup} operations per rank,
  * default {@code --adds}), so that no round times the JIT compiling them (see {@code fetchRates}). The counter and the 1 MiB target of 1 and 2 are
  * {@code allocMem} memory, so across JVMs with {@code --param pvas.partition.size=...} they are in the arena and reached
@@ -65,6 +68,10 @@ public final class RmaTargets
             // allocMem: in the arena where the PVAS transport is on, so the targets are reached directly across JVMs too
             final ByteBuffer memory = mpi.allocMem(MIB);
             final ByteBuffer counter = mpi.allocMem(Long.BYTES);
+            // ranks that are threads of one JVM run the AtomicLong baseline on their own threads (see atomicOnRanks)
+            final long[] pids = {ProcessHandle.current().pid(), -ProcessHandle.current().pid()};
+            world.allreduce(Comm.IN_PLACE, 0, pids, 0, 2, Datatype.LONG, Op.MAX);
+            final boolean oneJvm = pids[0] == -pids[1];
             try (Win bytes = Win.create(memory, 1, null, world); Win counters = Win.create(counter, 8, null, world))
             {
                 bytes.lockAll(Win.MODE_NOCHECK);
@@ -82,7 +89,7 @@ public final class RmaTargets
                 // twice, so that round 1 times code compiled for what it runs (see fetchRates)
                 for (int w = 0; w < 2; w++)
                 {
-                    fetchRates(counters, warmup, world);
+                    fetchRates(counters, warmup, world, oneJvm);
                 }
                 for (int round = 0; round < rounds; round++)
                 {
@@ -129,7 +136,7 @@ public final class RmaTargets
                         }
                     }
                     world.barrier();
-                    final double[] rates = fetchRates(counters, adds, world);
+                    final double[] rates = fetchRates(counters, adds, world, oneJvm);
                     final double fetchRate = rates[0];
                     final double generalRate = rates[1];
                     final double atomicRate = rates[2];
@@ -143,9 +150,11 @@ public final class RmaTargets
                         final double oneWay = pingPong.getMean() / 2;
                         System.out.printf(Locale.ROOT, "round %d: put/two-sided %.2f (target <= 1), get/two-sided %.2f (<= 1), " +
                             "1 MiB put speed/arraycopy %.2f (>= 0.8), fetch_and_op %.3g/s vs AtomicLong %.3g/s = %.3f (>= 0.5); " +
-                            "with nio buffers (general path) %.3g/s = %.3f%n",
+                            "with nio buffers (general path) %.3g/s = %.3f; overlap (busy / span) fetch_and_op %.2f, AtomicLong %.2f; " +
+                            "CPU ns per operation fetch_and_op %.1f, AtomicLong %.1f (%s)%n",
                             round + 1, put.getMean() / oneWay, get.getMean() / oneWay, arraycopy.getMean() / bigPut.getMean(),
-                            fetchRate, atomicRate, fetchRate / atomicRate, generalRate, generalRate / atomicRate);
+                            fetchRate, atomicRate, fetchRate / atomicRate, generalRate, generalRate / atomicRate, rates[3], rates[4], rates[5], rates[6],
+                            oneJvm ? "AtomicLong on the rank threads" : "AtomicLong on threads of rank 0's JVM");
                         // the same for bench's RmaReport: round, the four ratios, the two rates
                         System.out.printf(Locale.ROOT, "ratios %d %.4f %.4f %.4f %.4f %.6g %.6g%n", round + 1, put.getMean() / oneWay,
                             get.getMean() / oneWay, arraycopy.getMean() / bigPut.getMean(), fetchRate / atomicRate, fetchRate, atomicRate);
@@ -173,14 +182,73 @@ public final class RmaTargets
      * again; and round 1's general-path call then deoptimised the hot path (a type check on the operand) for round 2.
      * Now the timed loops are methods of their own, one per operand type, and the warm-up takes every exit and type.
      */
-    private static double[] fetchRates(final Win counters, final int adds, final Intracomm world)
+    private static double[] fetchRates(final Win counters, final int adds, final Intracomm world, final boolean oneJvm)
     {
-        final double fetchRate = fetchRate(counters, new long[] {1}, new long[1], adds, world);
+        final double[][] fetch = new double[3][PAIRS];
+        final double[][] atomic = new double[3][PAIRS];
+        for (int pair = 0; pair < PAIRS; pair++)
+        {
+            final double[] f = fetchRate(counters, new long[] {1}, new long[1], adds, world);
+            final double[] a;
+            if (oneJvm)
+            {
+                a = atomicOnRanks(adds, world);
+            }
+            else
+            {
+                a = world.rank() == 0 ? atomicLongRate(world.size(), adds) : new double[3];
+                sleepUntil(world.ibarrier());
+            }
+            for (int q = 0; q < 3; q++)
+            {
+                fetch[q][pair] = f[q];
+                atomic[q][pair] = a[q];
+            }
+        }
         final double generalRate = fetchRate(counters, ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()).putLong(0, 1),
-            ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()), Math.max(1, adds / 10), world);
-        final double atomicRate = world.rank() == 0 ? atomicLongRate(world.size(), adds) : 0;
-        sleepUntil(world.ibarrier());
-        return new double[] {fetchRate, generalRate, atomicRate};
+            ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()), Math.max(1, adds / 10), world)[0];
+        return new double[] {median(fetch[0]), generalRate, median(atomic[0]), median(fetch[1]), median(atomic[1]), median(fetch[2]),
+            median(atomic[2])};
+    }
+
+    /**
+     * The fetch_and_op loop and its baseline alternate this many times a round, and the round takes the median of each:
+     * on 2 cores one short disturbance (a compiler thread, another process) takes one rank off its core for part of a
+     * loop of a few tens of milliseconds, which turns a contended counter into an uncontended one for the other (see the
+     * overlap printed per round) and moved single measurements by 2-3x on the loaded machine.
+     */
+    private static final int PAIRS = 3;
+
+    private static double median(final double[] values)
+    {
+        final double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+
+    /** The AtomicLong every rank increments in {@link #atomicOnRanks} (ranks that are threads of one JVM share it). */
+    private static final AtomicLong SHARED = new AtomicLong();
+
+    /**
+     * The AtomicLong baseline where the ranks are threads of one JVM: the rank threads themselves increment one AtomicLong,
+     * started and timed exactly as {@link #fetchRate} (a barrier, then the earliest start to the latest end), so the two
+     * loops meet the same threads, the same start skew and the same scheduling. Returns the rate and the overlap.
+     */
+    private static double[] atomicOnRanks(final int count, final Intracomm world)
+    {
+        world.barrier();
+        final long cpu0 = CPU.getCurrentThreadCpuTime();
+        final long t0 = System.nanoTime();
+        atomicLoop(SHARED, count);
+        return span(t0, cpu0, count, world);
+    }
+
+    private static void atomicLoop(final AtomicLong counter, final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            counter.getAndIncrement();
+        }
     }
 
     /**
@@ -188,9 +256,10 @@ public final class RmaTargets
      * AtomicLong baseline, from the earliest rank's start to the latest rank's end (one clock: ranks as threads share
      * it, JVMs of one node read the same monotonic clock), so the barriers around the loop are not timed.
      */
-    private static double fetchRate(final Win counters, final Object one, final Object old, final int count, final Intracomm world)
+    private static double[] fetchRate(final Win counters, final Object one, final Object old, final int count, final Intracomm world)
     {
         world.barrier();
+        final long cpu0 = CPU.getCurrentThreadCpuTime();
         final long t0 = System.nanoTime();
         if (one instanceof long[] array)
         {
@@ -200,11 +269,29 @@ public final class RmaTargets
         {
             fetchLoop(counters, (ByteBuffer)one, (ByteBuffer)old, count);
         }
-        final long[] span = {-t0, System.nanoTime()};
+        return span(t0, cpu0, count, world);
+    }
+
+    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
+
+    /**
+     * The rate of {@code count} operations by every rank from {@code t0} to now, from the earliest rank's start to the latest
+     * rank's end, and the overlap: the ranks' summed busy times over that span (the rank count when they all ran side by
+     * side the whole time, 1 when they ran one after another, which makes a contended counter an uncontended one),
+     * and the ranks' mean CPU nanoseconds per operation (from {@code cpu0}, this thread's CPU time at the start), which
+     * the scheduling changes little.
+     */
+    private static double[] span(final long t0, final long cpu0, final int count, final Intracomm world)
+    {
+        final long t1 = System.nanoTime();
+        final long[] span = {-t0, t1};
+        final long[] busy = {t1 - t0, CPU.getCurrentThreadCpuTime() - cpu0};
         // A rank done early sleeps while the others finish, as a finished AtomicLong thread exits: one spinning in the
         // reduction would take a core from the ranks still counting (4 ranks on 2 cores).
         sleepUntil(world.iallreduce(Comm.IN_PLACE, 0, span, 0, 2, Datatype.LONG, Op.MAX));
-        return (double)count * world.size() / ((span[1] + span[0]) / 1e9);
+        sleepUntil(world.iallreduce(Comm.IN_PLACE, 0, busy, 0, 2, Datatype.LONG, Op.SUM));
+        final double spanNs = span[1] + span[0];
+        return new double[] {(double)count * world.size() / (spanNs / 1e9), busy[0] / spanNs, (double)busy[1] / count / world.size()};
     }
 
     /**
@@ -244,12 +331,13 @@ public final class RmaTargets
      * Increments per second of one AtomicLong by {@code threads} threads doing {@code each} increments each: the threads
      * start together (a barrier), and the time runs from the earliest start to the latest end.
      */
-    private static double atomicLongRate(final int threads, final int each)
+    private static double[] atomicLongRate(final int threads, final int each)
     {
         final AtomicLong shared = new AtomicLong();
         final Thread[] workers = new Thread[threads];
         final long[] starts = new long[threads];
         final long[] ends = new long[threads];
+        final long[] cpus = new long[threads];
         final CyclicBarrier together = new CyclicBarrier(threads);
         for (int t = 0; t < threads; t++)
         {
@@ -264,12 +352,11 @@ public final class RmaTargets
                 {
                     throw new IllegalStateException(ex);
                 }
+                final long cpu0 = CPU.getCurrentThreadCpuTime();
                 starts[me] = System.nanoTime();
-                for (int i = 0; i < each; i++)
-                {
-                    shared.getAndIncrement();
-                }
+                atomicLoop(shared, each);
                 ends[me] = System.nanoTime();
+                cpus[me] = CPU.getCurrentThreadCpuTime() - cpu0;
             });
             workers[t].start();
         }
@@ -284,7 +371,15 @@ public final class RmaTargets
                 Thread.currentThread().interrupt();
             }
         }
-        return (double)threads * each / ((Arrays.stream(ends).max().orElseThrow() - Arrays.stream(starts).min().orElseThrow()) / 1e9);
+        final double spanNs = Arrays.stream(ends).max().orElseThrow() - Arrays.stream(starts).min().orElseThrow();
+        long busy = 0;
+        long cpu = 0;
+        for (int t = 0; t < threads; t++)
+        {
+            busy += ends[t] - starts[t];
+            cpu += cpus[t];
+        }
+        return new double[] {threads * (double)each / (spanNs / 1e9), busy / spanNs, (double)cpu / each / threads};
     }
 
     private static void row(final String name, final Histogram h, final double divisor)

@@ -1,14 +1,19 @@
 package org.jmpi.internal.rma;
 
+import java.nio.ByteBuffer;
+
 import org.agrona.UnsafeApi;
 import org.jmpi.Datatype;
 import org.jmpi.internal.datatype.BufferView;
 import org.jmpi.internal.datatype.Convertor;
 import org.jmpi.internal.engine.ProgressEngine;
 import org.jmpi.internal.pt2pt.CommState;
+import org.jmpi.spi.ArenaMemory;
 
 /**
- * A window's synchronisation memory at one rank and its use from the others: a registered {@code long[3n + 1]}.
+ * A window's synchronisation memory at one rank and its use from the others: {@code 3n + 1} registered longs, in this
+ * rank's PVAS arena partition where the node's arena is on (so that ranks in other JVMs reach them by atomics, and
+ * fences and {@code Team.syncAll} are barriers by atomics across JVMs too), else a heap {@code long[]}.
  * <pre>
  *   [0, n)        posts: control[o] grows when rank o posts to this rank (PSCW)
  *   [n, 2n)       completes: control[n + o] grows when rank o completes its access epoch to this rank
@@ -32,7 +37,10 @@ final class Control
     private final OneSided oneSided;
     private final int rank;
     private final int size;
-    private final long[] control;
+    /** The memory: a {@code long[]}, or a native-order ByteBuffer in the arena ({@link #inArena}). */
+    private final Object control;
+    /** The arena the memory came from (freed to it by {@link #deregister}), or null. */
+    private final ArenaMemory inArena;
     private final Region region;
     private final long lockByte;
     private final long[] postsSeen;
@@ -49,7 +57,9 @@ final class Control
         this.oneSided = oneSided;
         this.rank = comm.rank();
         this.size = comm.size();
-        this.control = new long[3 * size + 1];
+        final ByteBuffer part = OneSided.arenaPart(oneSided.arena(), 8L * (3 * size + 1));
+        this.inArena = part == null ? null : oneSided.arena();
+        this.control = part == null ? new long[3 * size + 1] : part;
         this.region = engine.call(() -> oneSided.register(control));
         this.lockByte = 16L * size;
         this.postsSeen = new long[size];
@@ -173,7 +183,7 @@ final class Control
 
     /**
      * Whether every rank's control memory is reached directly (loads, stores and atomics: ranks that are threads of
-     * this JVM) and this rank's calling thread drives its engine, so that {@link #barrier} may run. Resolves every rank's
+     * this JVM, or JVMs whose control memory is in the arena) and this rank's calling thread drives its engine, so that {@link #barrier} may run. Resolves every rank's
      * control memory once. Not in offload mode (MULTIPLE, async progress): a thread waiting there re-checks only every
      * millisecond or more ({@code ProgressEngine.await}), where the communicator's barrier is woken by its completion.
      */
@@ -230,9 +240,13 @@ final class Control
         return c;
     }
 
-    /** Ends the registration. Engine thread. */
+    /** Ends the registration and gives arena memory back. Engine thread. */
     void deregister()
     {
         oneSided.deregister(region);
+        if (inArena != null)
+        {
+            inArena.free((ByteBuffer)control);
+        }
     }
 }

@@ -1,7 +1,10 @@
 package org.jmpi.internal.rma;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 
+import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -137,6 +140,26 @@ public final class OneSided
     public ArenaMemory arena()
     {
         return arena;
+    }
+
+    /** {@code lengthBytes} of zeroed memory in {@code arena} (aligned to 64 bytes), or null: no arena, or no room in it. */
+    public static ByteBuffer arenaPart(final ArenaMemory arena, final long lengthBytes)
+    {
+        if (arena == null)
+        {
+            return null;
+        }
+        try
+        {
+            final ByteBuffer part = arena.allocate(lengthBytes, 64).order(ByteOrder.nativeOrder());
+            // a block freed earlier holds what its last owner left
+            UnsafeApi.setMemory(BufferUtil.address(part), lengthBytes, (byte)0);
+            return part;
+        }
+        catch (final MpiException ex)
+        {
+            return null;
+        }
     }
 
     /** The typed operations (windows) on this layer. */

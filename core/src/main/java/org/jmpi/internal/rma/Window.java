@@ -27,14 +27,9 @@ import org.jmpi.internal.reduce.Kernels;
  * puts and gets to {@link OneSided} (direct, remote memory or frames), everything else to {@link WinOps}. What
  * did not finish at once is kept per target until a flush, unlock, complete or fence waits for it.</li>
  * <li><b>Fence</b>: wait for this rank's operations, then a barrier on the window's communicator.</li>
- * <li><b>PSCW</b>: post adds 1 to each origin's post counter for this rank; start waits until its counter for each
- * target has grown; complete waits for the operations to those targets, then adds 1 to each target's complete
- * counter for this rank; wait and test read those counters. Counters are cumulative, so epochs never mix.</li>
- * <li><b>Locks</b> (passive target): a lock word at the target, changed only by remote atomics. Exclusive: compare-
- * and-swap 0 to {@link Control#EXCLUSIVE}. Shared: fetch-and-add 1, and back off (add -1) if a writer holds it. Retries
- * idle on the engine, which keeps serving the window's frames. Unlock waits for the operations, then releases.
- * The target takes no part: through peer memory nothing of it runs; through frames its engine applies them
- * whenever it polls (with asynchronous progress, while the application computes).</li>
+ * <li><b>PSCW and locks</b>: the epochs and their transitions are {@link Epochs}'s; the target takes no part in a
+ * lock: through peer memory nothing of it runs; through frames its engine applies them whenever it polls (with
+ * asynchronous progress, while the application computes).</li>
  * </ol>
  *
  * <p>Threading: the calling thread runs the checks and waits; everything touching the one-sided layer runs on the
@@ -71,12 +66,8 @@ public final class Window
     private final ArrayList<Completion>[] inFlight;
     /** Targets whose memory this rank reaches directly, for the fetch-and-op hot path. */
     private final DirectTargets direct;
-    private final int[] lockHeld;
-    private boolean lockAll;
-    private boolean fenceOpen;
-    private int[] startGroup;
-    private boolean[] inStart;
-    private int[] postGroup;
+    /** The epochs this rank has open, and their transitions. */
+    private final Epochs epochs;
     private boolean freed;
 
     /**
@@ -138,7 +129,7 @@ public final class Window
         {
             inFlight[r] = new ArrayList<>();
         }
-        lockHeld = new int[size];
+        epochs = new Epochs(this, control, engine, size);
         direct = new DirectTargets(sizes, dispUnits, elementTypes);
     }
 
@@ -281,7 +272,7 @@ public final class Window
     {
         // the fewest checks that keep the path, inlined, small: a freed window's targets are forgotten, a dynamic
         // window's never learnt, and DirectTargets checks the element, its range and the arrays
-        if (target < 0 || target >= size || !(lockAll || lockHeld[target] != 0 || fenceOpen || (inStart != null && inStart[target])) ||
+        if (target < 0 || target >= size || !epochs.open(target) ||
             comm.services().finalized())
         {
             return false;
@@ -313,8 +304,7 @@ public final class Window
         final Datatype originType, final int target, final long disp, final int targetCount, final Datatype targetType)
     {
         if (freed || directory != null || target < 0 || target >= size || disp < 0 || originType == null || originType != targetType ||
-            originCount != targetCount || originCount < 0 || !(fenceOpen || lockAll || lockHeld[target] != 0 ||
-            (inStart != null && inStart[target])) || comm.services().finalized())
+            originCount != targetCount || originCount < 0 || !epochs.open(target) || comm.services().finalized())
         {
             return false;
         }
@@ -350,7 +340,7 @@ public final class Window
      */
     public boolean flushAllDone()
     {
-        if (freed || directory != null || !lockAll || comm.services().finalized())
+        if (freed || directory != null || !epochs.lockAll() || comm.services().finalized())
         {
             return false;
         }
@@ -377,7 +367,7 @@ public final class Window
      */
     public boolean flushDone(final int target)
     {
-        return !freed && directory == null && target >= 0 && target < size && (lockAll || lockHeld[target] != 0) &&
+        return !freed && directory == null && target >= 0 && target < size && epochs.passive(target) &&
             inFlight[target].isEmpty() && !comm.services().finalized();
     }
 
@@ -418,7 +408,7 @@ public final class Window
         {
             throw new MpiException(ErrorClass.ERR_RANK, call + ": target rank " + target + " outside the window's group of " + size);
         }
-        if (!(fenceOpen || lockAll || lockHeld[target] != 0 || (inStart != null && inStart[target])))
+        if (!epochs.open(target))
         {
             throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": no access epoch to rank " + target + " is open on this window " +
                 "(call fence, start, lock or lockAll first)");
@@ -494,7 +484,7 @@ public final class Window
         return basic.isPredefined() && !basic.name().contains("_") ? basic : null;
     }
 
-    private Completion track(final int target, final Completion c)
+    Completion track(final int target, final Completion c)
     {
         if (!c.isDone())
         {
@@ -527,7 +517,7 @@ public final class Window
 
     // ------------------------------------------------------------------------------------------ completion
 
-    private void forget()
+    void forget()
     {
         if (directory != null)
         {
@@ -565,7 +555,7 @@ public final class Window
         {
             throw new MpiException(ErrorClass.ERR_RANK, call + ": target rank " + target + " outside the window's group of " + size);
         }
-        if (!lockAll && lockHeld[target] == 0)
+        if (!epochs.passive(target))
         {
             throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": no passive-target epoch (lock or lockAll) to rank " + target + " is open");
         }
@@ -577,19 +567,14 @@ public final class Window
     public void flushAll(final String call)
     {
         checkLive(call);
-        boolean any = lockAll;
-        for (int r = 0; r < size && !any; r++)
-        {
-            any = lockHeld[r] != 0;
-        }
-        if (!any)
+        if (!epochs.anyPassive())
         {
             throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": no passive-target epoch (lock or lockAll) is open");
         }
         completeAll();
     }
 
-    private void completeAll()
+    void completeAll()
     {
         for (int r = 0; r < size; r++)
         {
@@ -597,7 +582,7 @@ public final class Window
         }
     }
 
-    private void complete(final int target)
+    void complete(final int target)
     {
         final ArrayList<Completion> list = inFlight[target];
         if (list.isEmpty())
@@ -656,13 +641,14 @@ public final class Window
     public void fence(final String call, final boolean succeed)
     {
         checkLive(call);
-        if (startGroup != null || postGroup != null || lockAll || anyLock())
+        final String open = epochs.openEpoch();
+        if (open != null)
         {
-            throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": a " + (lockAll || anyLock() ? "lock" : "start/post") +
+            throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": a " + (open.equals("a lock") ? "lock" : "start/post") +
                 " epoch is open on this window");
         }
         completeAll();
-        fenceOpen = succeed;
+        epochs.fence(succeed);
         forget();
     }
 
@@ -681,204 +667,60 @@ public final class Window
         control.barrier();
     }
 
-    private boolean anyLock()
-    {
-        for (final int held : lockHeld)
-        {
-            if (held != 0)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** MPI_Win_post: exposes this rank's window to the ranks of {@code group} (window ranks). */
     public void post(final String call, final int[] group)
     {
         checkLive(call);
-        if (postGroup != null)
-        {
-            throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": an exposure epoch (post) is already open; call waitEpoch first");
-        }
-        checkGroup(call, group);
-        postGroup = group.clone();
-        final Completion[] signals = control.post(group);
-        for (int i = 0; i < group.length; i++)
-        {
-            track(group[i], signals[i]);
-        }
+        epochs.post(call, group);
     }
 
     /** MPI_Win_start: waits until every target of {@code group} has posted, then opens access to them. */
     public void start(final String call, final int[] group)
     {
         checkLive(call);
-        if (startGroup != null)
-        {
-            throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": an access epoch (start) is already open; call complete first");
-        }
-        if (fenceOpen)
-        {
-            fenceOpen = false;
-        }
-        checkGroup(call, group);
-        control.awaitPosts(group);
-        startGroup = group.clone();
-        inStart = new boolean[size];
-        forget();
-        for (final int t : group)
-        {
-            inStart[t] = true;
-        }
+        epochs.start(call, group);
     }
 
     /** MPI_Win_complete: completes the operations of the access epoch and tells its targets. */
     public void complete(final String call)
     {
         checkLive(call);
-        if (startGroup == null)
-        {
-            throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": no access epoch (start) is open");
-        }
-        final int[] group = startGroup;
-        startGroup = null;
-        inStart = null;
-        for (final int t : group)
-        {
-            complete(t);
-        }
-        final Completion[] signals = control.complete(group);
-        for (int i = 0; i < group.length; i++)
-        {
-            track(group[i], signals[i]);
-        }
+        epochs.complete(call);
     }
 
     /** MPI_Win_wait ({@code block}) or MPI_Win_test: whether every origin of the exposure epoch has completed. */
     public boolean waitEpoch(final String call, final boolean block)
     {
         checkLive(call);
-        if (postGroup == null)
-        {
-            throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": no exposure epoch (post) is open");
-        }
-        final int[] group = postGroup;
-        if (block)
-        {
-            engine.await(() -> control.completed(group));
-        }
-        else if (!control.completed(group))
-        {
-            engine.pollOnce();
-            if (!control.completed(group))
-            {
-                return false;
-            }
-        }
-        control.consumeCompletes(group);
-        postGroup = null;
-        for (final int o : group)
-        {
-            complete(o);
-        }
-        VarHandle.fullFence();
-        return true;
-    }
-
-    private void checkGroup(final String call, final int[] group)
-    {
-        final boolean[] seen = new boolean[size];
-        for (final int r : group)
-        {
-            if (r < 0 || r >= size || seen[r])
-            {
-                throw new MpiException(ErrorClass.ERR_GROUP, call + ": rank " + r + " is not a distinct rank of the window's group of " + size);
-            }
-            seen[r] = true;
-        }
+        return epochs.waitEpoch(call, block);
     }
 
     /** MPI_Win_lock. {@code noCheck}: MPI_MODE_NOCHECK, no lock is taken at the target. */
     public void lock(final String call, final int lockType, final int target, final boolean noCheck)
     {
         checkLive(call);
-        if (lockType != LOCK_EXCLUSIVE && lockType != LOCK_SHARED)
-        {
-            throw new MpiException(ErrorClass.ERR_LOCKTYPE, call + ": lock type " + lockType + " is neither exclusive nor shared");
-        }
-        if (target < 0 || target >= size)
-        {
-            throw new MpiException(ErrorClass.ERR_RANK, call + ": target rank " + target + " outside the window's group of " + size);
-        }
-        if (lockHeld[target] != 0 || lockAll)
-        {
-            throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": rank " + target + " is already locked by this rank on this window");
-        }
-        if (!noCheck)
-        {
-            control.acquire(target, lockType == LOCK_EXCLUSIVE);
-        }
-        lockHeld[target] = noCheck ? -lockType : lockType;
-        forget();
+        epochs.lock(call, lockType, target, noCheck);
     }
 
     /** MPI_Win_unlock: completes the operations to {@code target} and releases its lock. */
     public void unlock(final String call, final int target)
     {
         checkLive(call);
-        if (target < 0 || target >= size || lockHeld[target] == 0)
-        {
-            throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": rank " + target + " is not locked by this rank on this window");
-        }
-        final int held = lockHeld[target];
-        lockHeld[target] = 0;
-        complete(target);
-        if (held > 0)
-        {
-            control.release(target, held == LOCK_EXCLUSIVE);
-        }
+        epochs.unlock(call, target);
     }
 
     /** MPI_Win_lock_all: a shared lock on every rank. */
     public void lockAll(final String call, final boolean noCheck)
     {
         checkLive(call);
-        if (lockAll || anyLock())
-        {
-            throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": a lock epoch is already open on this window");
-        }
-        if (!noCheck)
-        {
-            for (int t = 0; t < size; t++)
-            {
-                control.acquire(t, false);
-            }
-        }
-        lockAll = true;
-        lockAllChecked = !noCheck;
-        forget();
+        epochs.lockAll(call, noCheck);
     }
-
-    private boolean lockAllChecked;
 
     /** MPI_Win_unlock_all. */
     public void unlockAll(final String call)
     {
         checkLive(call);
-        if (!lockAll)
-        {
-            throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": no lockAll epoch is open on this window");
-        }
-        lockAll = false;
-        completeAll();
-        if (lockAllChecked)
-        {
-            for (int t = 0; t < size; t++)
-            {
-                control.release(t, false);
-            }
-        }
+        epochs.unlockAll(call);
     }
 
     /** MPI_Win_sync: a full memory fence between this rank's loads and stores and the window's public copy (one copy here). */
@@ -897,10 +739,10 @@ public final class Window
     public void beginFree(final String call)
     {
         checkLive(call);
-        if (startGroup != null || postGroup != null || lockAll || anyLock())
+        final String open = epochs.openEpoch();
+        if (open != null)
         {
-            throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": an epoch is still open on this window (" +
-                (lockAll || anyLock() ? "a lock" : startGroup != null ? "start without complete" : "post without wait") + ")");
+            throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": an epoch is still open on this window (" + open + ")");
         }
         completeAll();
     }

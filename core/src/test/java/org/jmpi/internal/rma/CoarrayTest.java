@@ -54,7 +54,15 @@ class CoarrayTest
                 final int prev = (me + images - 1) % images;
                 assertEquals(-2, a.get(0));
                 assertEquals(prev, a.get(1));
-                assertEquals(me * 100 + 2, a.local()[2]);
+                assertEquals(me * 100 + 2, a.localBuffer().get(2));
+                if (a.hasArray())
+                {
+                    assertEquals(me * 100 + 2, a.local()[2]);
+                }
+                else
+                {
+                    assertThrows(UnsupportedOperationException.class, a::local, "a coarray in the arena has no array");
+                }
             }
             team.free();
         });
@@ -87,35 +95,39 @@ class CoarrayTest
             final int me = team.thisImage();
             try (DoubleCoarray u = DoubleCoarray.allocate(team, cells + 2))
             {
-                final double[] local = u.local();
+                // the local view as a buffer: over the array, or over the arena memory where the team has it
+                final java.nio.DoubleBuffer local = u.localBuffer();
                 for (int i = 1; i <= cells; i++)
                 {
-                    local[i] = Math.sin(me * cells + i);
+                    local.put(i, Math.sin(me * cells + i));
                 }
                 final double[] next = new double[cells + 2];
+                final double[] edges = new double[2];
                 team.syncAll();
                 for (int s = 0; s < sweeps; s++)
                 {
                     // Halos: my first cell into the left image's right halo, my last into the right image's left halo.
+                    edges[0] = local.get(1);
+                    edges[1] = local.get(cells);
                     if (me > 0)
                     {
-                        u.putAsync(me - 1, cells + 1, local, 1, 1);
+                        u.putAsync(me - 1, cells + 1, edges, 0, 1);
                     }
                     if (me < images - 1)
                     {
-                        u.putAsync(me + 1, 0, local, cells, 1);
+                        u.putAsync(me + 1, 0, edges, 1, 1);
                     }
                     team.syncAll();
                     for (int i = 1; i <= cells; i++)
                     {
-                        next[i] = (local[i - 1] + local[i] + local[i + 1]) / 3;
+                        next[i] = (local.get(i - 1) + local.get(i) + local.get(i + 1)) / 3;
                     }
                     team.syncAll();
-                    System.arraycopy(next, 1, local, 1, cells);
+                    local.put(1, next, 1, cells);
                 }
                 for (int i = 1; i <= cells; i++)
                 {
-                    assertEquals(reference[me * cells + i], local[i], 1e-12, "cell " + i + " of image " + me);
+                    assertEquals(reference[me * cells + i], local.get(i), 1e-12, "cell " + i + " of image " + me);
                 }
             }
             team.free();
@@ -178,7 +190,9 @@ class CoarrayTest
                         expected[(1 + 2 * r) * 6 + 2 * c] = left * 1000 + k++;
                     }
                 }
-                assertArrayEquals(expected, grid.local());
+                final long[] mine = new long[24];
+                grid.localBuffer().get(0, mine);
+                assertArrayEquals(expected, mine);
                 // Get the right image's column 2 (every 6th element from 2) into every other slot of a local array.
                 team.syncAll();
                 final long[] column = new long[8];

@@ -11,6 +11,7 @@ import org.jmpi.Op;
 import org.jmpi.Ranks;
 import org.jmpi.Win;
 import org.jmpi.coarray.DoubleCoarray;
+import org.jmpi.coarray.LongCoarray;
 import org.jmpi.coarray.Team;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -158,6 +159,97 @@ class DirectCopyTest
                 world.barrier();
             }
         });
+    }
+
+    @Test
+    void shouldPlaceCoarraysInTheArenaAndReachThemDirectlyAcrossJvms()
+    {
+        // ranks as isolated JVMs with the PVAS arena (the pvas axis): the team puts its coarrays in the arena, their local
+        // view is a buffer, and puts and gets between images are direct copies (no frame, no allocation); elsewhere the
+        // coarrays are arrays and the same code must give the same results
+        final boolean arena = System.getProperty("jmpi.pvas.partition.size") != null;
+        Ranks.run(2, (mpi, world) ->
+        {
+            final Team team = Team.of(world);
+            assertEquals(arena, team.inArena(), "coarrays in the arena exactly where it is on");
+            final int me = team.thisImage();
+            final int other = 1 - me;
+            try (DoubleCoarray a = DoubleCoarray.allocate(team, 64); LongCoarray n = LongCoarray.allocate(team, 2))
+            {
+                assertEquals(!arena, a.hasArray());
+                if (arena)
+                {
+                    assertTrue(a.win().inArena() && n.win().inArena(), "the coarrays' memory is in the arena");
+                    assertThrows(UnsupportedOperationException.class, a::local);
+                    // the synchronisation memory too: fences (syncAll) are the barrier by atomics across the JVMs
+                    assertTrue(windowOf(a.win()).barrierDirect(), "every image's synchronisation memory reached directly");
+                }
+                final java.nio.DoubleBuffer view = a.localBuffer();
+                assertEquals(64, view.capacity());
+                for (int i = 0; i < 64; i++)
+                {
+                    assertEquals(0.0, a.get(i), "zeroed");
+                    view.put(i, me * 1000 + i);
+                }
+                assertEquals(me * 1000 + 7, a.get(7), "get(i) sees the buffer view's store");
+                a.set(8, -1);
+                assertEquals(-1, view.get(8), "the buffer view sees set(i, v)");
+                team.syncAll();
+                final double[] plane = new double[32];
+                a.get(other, 4, plane, 0, 32);
+                assertEquals(other * 1000 + 4, plane[0]);
+                assertEquals(-1, plane[4], "the other image's set(8, -1)");
+                team.syncAll();
+                final long allocatedByCopies = allocatedBy(() ->
+                {
+                    for (int i = 0; i < 10_000; i++)
+                    {
+                        a.get(other, 32, plane, 0, 32);
+                        a.put(other, 0, plane, 0, 32);
+                        n.fetchAndAdd(other, 1, 1);
+                    }
+                });
+                team.syncAll();
+                assertEquals(10_000, n.get(1), "every fetchAndAdd of the other image");
+                assertEquals(me * 1000 + 32, a.get(0), "the other image's put of what it got from this one's elements 32..63");
+                if (arena || !isolated())
+                {
+                    assertTrue(allocatedByCopies < 1_000, "10 000 puts, gets and fetchAndAdds between images allocated " +
+                        allocatedByCopies + " bytes (direct copies allocate nothing)");
+                }
+                for (int round = 1; round <= 200; round++)
+                {
+                    a.put(other, 63, new double[] {round}, 0, 1);
+                    team.syncAll();
+                    assertEquals(round, a.get(63), "syncAll round " + round);
+                    team.syncAll();
+                }
+            }
+            team.free();
+        });
+    }
+
+    /** The one-sided window beneath a {@link Win} (a package-private field of org.jmpi). */
+    private static Window windowOf(final Win win)
+    {
+        try
+        {
+            final java.lang.reflect.Field field = Win.class.getDeclaredField("window");
+            field.setAccessible(true);
+            return (Window)field.get(win);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new AssertionError(ex);
+        }
+    }
+
+    private static long allocatedBy(final Runnable work)
+    {
+        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final long before = threads.getCurrentThreadAllocatedBytes();
+        work.run();
+        return threads.getCurrentThreadAllocatedBytes() - before;
     }
 
     @Test

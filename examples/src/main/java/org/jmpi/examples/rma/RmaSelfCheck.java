@@ -29,7 +29,8 @@ import org.jmpi.coarray.Team;
  * puts and gets to every rank, on a window over heap memory and on one over {@code allocMem} memory (in the arena
  * across JVMs where the PVAS transport is on, so reached directly);</li>
  * <li><b>coarrays</b>: a 1-D Jacobi stencil with nonblocking halo puts against the sequential stencil, blocking
- * puts and gets, a strided column section of a 2-D array, syncImages with the neighbours, fetchAndAdd;</li>
+ * puts and gets, a strided column section of a 2-D array, syncImages with the neighbours, fetchAndAdd (with
+ * {@code --shared}, where the arena is on, the coarrays must be in the arena: direct copies, syncAll by atomics);</li>
  * <li>with {@code --shared}: <b>allocate_shared</b>, every rank writing its part by plain stores and reading every
  * other rank's through sharedQuery.</li>
  * </ol>
@@ -68,7 +69,7 @@ public final class RmaSelfCheck
             check.locks();
             check.lockAllFlush(false);
             check.lockAllFlush(true);
-            check.coarrays();
+            check.coarrays(shared);
             if (shared)
             {
                 check.shared();
@@ -277,7 +278,7 @@ public final class RmaSelfCheck
         }
     }
 
-    private void coarrays()
+    private void coarrays(final boolean shared)
     {
         final Team team = Team.of(world);
         final int me = team.thisImage();
@@ -285,32 +286,40 @@ public final class RmaSelfCheck
         try (DoubleCoarray u = DoubleCoarray.allocate(team, CELLS + 2); LongCoarray counts = LongCoarray.allocate(team, 1 + images);
             IntCoarray grid = IntCoarray.allocate(team, 4 * 6))
         {
-            // 1. a 1-D Jacobi stencil over images * CELLS points, halos by nonblocking puts
-            final double[] v = u.local();
+            // 1. a 1-D Jacobi stencil over images * CELLS points, halos by nonblocking puts; the local view as a buffer,
+            // which works wherever the coarray lives (an array; across JVMs with the arena on, arena memory)
+            if (shared)
+            {
+                expect(1, team.inArena() && !u.hasArray() ? 1 : 0, "coarrays in the arena with --shared (the arena is on)");
+            }
+            final java.nio.DoubleBuffer v = u.localBuffer();
             final double[] reference = new double[images * CELLS + 2];
             for (int g = 0; g < images * CELLS; g++)
             {
                 reference[g + 1] = Math.sin(g * 0.37) + g % 5;
             }
-            System.arraycopy(reference, 1 + me * CELLS, v, 1, CELLS);
+            v.put(1, reference, 1 + me * CELLS, CELLS);
             final double[] next = new double[CELLS + 2];
+            final double[] edges = new double[2];
             for (int step = 0; step < STEPS; step++)
             {
+                edges[0] = v.get(1);
+                edges[1] = v.get(CELLS);
                 if (me > 0)
                 {
-                    u.putAsync(me - 1, CELLS + 1, v, 1, 1);
+                    u.putAsync(me - 1, CELLS + 1, edges, 0, 1);
                 }
                 if (me < images - 1)
                 {
-                    u.putAsync(me + 1, 0, v, CELLS, 1);
+                    u.putAsync(me + 1, 0, edges, 1, 1);
                 }
                 team.syncAll();
                 for (int i = 1; i <= CELLS; i++)
                 {
-                    next[i] = (v[i - 1] + v[i] + v[i + 1]) / 3;
+                    next[i] = (v.get(i - 1) + v.get(i) + v.get(i + 1)) / 3;
                 }
                 team.syncAll();
-                System.arraycopy(next, 1, v, 1, CELLS);
+                v.put(1, next, 1, CELLS);
             }
             final double[] seq = reference.clone();
             final double[] seqNext = new double[seq.length];
@@ -324,7 +333,7 @@ public final class RmaSelfCheck
             }
             for (int i = 1; i <= CELLS; i++)
             {
-                expect(Double.doubleToLongBits(seq[me * CELLS + i]), Double.doubleToLongBits(v[i]), "coarray stencil: cell " + i);
+                expect(Double.doubleToLongBits(seq[me * CELLS + i]), Double.doubleToLongBits(v.get(i)), "coarray stencil: cell " + i);
             }
             // 2. blocking puts to every image, blocking gets back
             for (int p = 0; p < images; p++)
