@@ -92,15 +92,20 @@ lat_warm() {
   # The 8 B latency once the JIT is done (docs/verbs.md, "Warm"): ib_send_lat, then VerbsMpiBench with WARMUP warm-up
   # round trips before TIMED timed ones, -XX:+PrintCompilation (compilations inside the timed loop are counted) and a JFR
   # recording of the timed loop broken down by jfr-breakdown.awk; ROUNDS times, perftest again at the end.
-  local rounds=${1:-1} warm=${2:-20000} timed=${3:-5000} r out=/tmp/lat-warm.out
+  local rounds=${1:-1} warm=${2:-20000} timed=${3:-5000} r out=${LAT_WARM_OUT:-/tmp}/lat-warm
   echo "perftest lat 8 B: $(perftest ib_send_lat -s 8 -n 20000)"
   for r in $(seq 1 "$rounds"); do
-    run -XX:+PrintCompilation -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -Dverbs.bench.contiguous=true -Dverbs.bench.warmup="$warm" \
-      -Dverbs.bench.jfr=/tmp/lat-warm-$r.jfr -cp "$cp" org.jmpi.transport.verbs.VerbsMpiBench "$timed" 1 65536 > "$out" 2>&1 || { tail -20 "$out"; return 1; }
-    grep '^mpi lat 8' "$out"
-    awk '/timed phase begins/ { on = 1; next } /timed phase ends/ { on = 0 }
-         on && /::/ { n++; if ($0 ~ /^ *[0-9]+ +[0-9]+ +[ %sbn!]* 4 /) c2++; if (shown++ < 12) print "  compiled in the timed loop:" $0 }
-         END { printf "compilations during the timed loop: %d (C2: %d)\n", n, c2 }' "$out"
+    # The VM's output (PrintCompilation) to stderr, apart from the bench's lines; the markers carry the JVM's uptime, the
+    # time base of PrintCompilation's first column.
+    run -XX:+PrintCompilation -XX:+DisplayVMOutputToStderr -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -Dverbs.bench.contiguous=true \
+      -Dverbs.bench.warmup="$warm" -Dverbs.bench.jfr=/tmp/lat-warm-$r.jfr -cp "$cp" org.jmpi.transport.verbs.VerbsMpiBench "$timed" 1 65536 \
+      > "$out-$r.out" 2> "$out-$r.jit" || { tail -20 "$out-$r.out" "$out-$r.jit"; return 1; }
+    grep '^mpi lat' "$out-$r.out"
+    local from to
+    from=$(sed -n 's/^mpi lat timed phase begins at \([0-9]*\) ms/\1/p' "$out-$r.out"); to=$(sed -n 's/^mpi lat timed phase ends at \([0-9]*\) ms/\1/p' "$out-$r.out")
+    awk -v from="$from" -v to="$to" '/::/ && $1 + 0 >= from + 0 && $1 + 0 <= to + 0 {
+           n++; if ($0 ~ /^ *[0-9]+ +[0-9]+ +[ %sbn!]* 4 /) c2++; if (shown++ < 12) print "  compiled in the timed loop:" $0 }
+         END { printf "compilations during the timed loop (%d-%d ms of uptime): %d (C2: %d)\n", from, to, n, c2 }' "$out-$r.jit"
     "$JAVA_HOME/bin/jfr" print --stack-depth 64 --events jdk.ExecutionSample,jdk.NativeMethodSample "/tmp/lat-warm-$r.jfr" | awk -v threads=jmpi-rank- -f "$here/jfr-breakdown.awk"
     echo "perftest lat 8 B: $(perftest ib_send_lat -s 8 -n 20000)"
   done 2>&1 | grep -v '^WARNING'

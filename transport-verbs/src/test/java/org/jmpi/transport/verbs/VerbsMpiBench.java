@@ -10,6 +10,7 @@ import jdk.jfr.Recording;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.text.ParseException;
@@ -31,8 +32,9 @@ import java.util.Map;
  * </ul>
  * {@code java ... VerbsMpiBench [round trips] [windows] [sizes...]}. Prints lines starting {@code mpi lat} and
  * {@code mpi bw} that rdma-tests.sh reads. {@code -Dverbs.bench.warmup=N}: warm-up round trips (default a tenth of the
- * timed ones); the timed latency loop is framed by the lines {@code mpi lat timed phase begins/ends} on stdout (with
- * {@code -XX:+PrintCompilation} the compilations between them are the JIT working during the measurement), and with
+ * timed ones); the timed latency loop is framed by the lines {@code mpi lat timed phase begins/ends at N ms} on stdout
+ * (with {@code -XX:+PrintCompilation} the compilations stamped between them are the JIT working during the
+ * measurement), and with
  * {@code -Dverbs.bench.jfr=FILE} a JFR recording (profile settings) of only that loop is written to FILE.
  */
 public final class VerbsMpiBench
@@ -155,6 +157,16 @@ public final class VerbsMpiBench
         return (double)type.size() * count * WINDOW * windows / ((System.nanoTime() - start) / 1e9) / (1 << 20);
     }
 
+    /**
+     * A line {@code mpi lat timed phase begins|ends at N ms}, N the JVM's uptime: the time base of
+     * {@code -XX:+PrintCompilation}'s first column, whose lines may land in the middle of this one on a shared stdout.
+     */
+    private static void marker(final String what)
+    {
+        System.out.println("mpi lat timed phase " + what + " at " + ManagementFactory.getRuntimeMXBean().getUptime() + " ms");
+        System.out.flush();
+    }
+
     /** The timed latency loop's frame: marker lines, and a JFR recording of only that loop when a file is named. */
     private static final class LatencyPhase
     {
@@ -166,10 +178,9 @@ public final class VerbsMpiBench
             this.jfrFile = jfrFile;
         }
 
+        /** The recording first (JFR compiles its own code as it starts), then the marker. */
         void begin()
         {
-            System.out.println("mpi lat timed phase begins");
-            System.out.flush();
             if (!jfrFile.isEmpty())
             {
                 try
@@ -182,12 +193,12 @@ public final class VerbsMpiBench
                 }
                 recording.start();
             }
+            marker("begins");
         }
 
         void end()
         {
-            System.out.println("mpi lat timed phase ends");
-            System.out.flush();
+            marker("ends");
             if (recording != null)
             {
                 recording.stop();
