@@ -149,7 +149,8 @@ public final class Collectives
 
     /**
      * The mode of a persistent {@code call} of {@code bytes} on {@code c}: null for the point-to-point schedule
-     * (forced, or "auto" with ranks not sharing this heap), else put or get (forced, or the cost model's choice). Every rank
+     * (forced, or "auto" with ranks not sharing this heap and no device calibration named), else put or get (forced, or
+     * the cost model's choice). Every rank
      * must pass the same {@code bytes} (the v-variants pass 0: their block sizes differ per rank), so that all
      * choose alike.
      */
