@@ -70,7 +70,7 @@ bench() {
   # Ratios per round: perftest lat line "bytes iters t_min t_max t_typical t_avg ...", bw line "bytes iters peak average ...".
   awk '/^perftest lat/ { typ = $9; avg = $10 }
        /^perftest bw/ { pbw[$3] = $8 }
-       /^mpi lat/ { gsub(",", ""); mean = $8; p50 = $11
+       /^mpi lat 8 B/ { gsub(",", ""); mean = $8; p50 = $11
                     printf "ratio lat 8 B: jmpi mean / ib_send_lat t_avg = %.2f, jmpi p50 / t_typical = %.2f\n", mean / avg, p50 / typ }
        /^mpi bw/ { gsub(":", ""); if (pbw[$3] > 0) printf "ratio bw %s B: jmpi / ib_write_bw = %.2f\n", $3, $5 / pbw[$3] }
        /^mpi strided bw/ { gsub(":", ""); st[$6] = $7; if ($6 == "packed" && st["lists"] > 0)
