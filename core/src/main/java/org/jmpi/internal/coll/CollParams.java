@@ -46,9 +46,11 @@ public final class CollParams
     public static final ParamSpec REDUCE_SCATTER_ALGORITHM = new ParamSpec("jmpi.coll.reduce_scatter.algorithm", "auto", "name",
         "Reduce_scatter(_block) algorithm: auto, ring (commutative ops), reduce_scatterv (reduce to rank 0, then scatterv).");
     public static final ParamSpec PERSISTENT_SCHEDULE = new ParamSpec("jmpi.coll.persistent.schedule", "auto", "name",
-        "Persistent barrier, bcast, reduce, allreduce, gather(v), scatter(v), allgather on communicators whose ranks share one JVM: auto (put or get, whichever the calibrated cost model predicts faster), put, get, or p2p (no put/get schedule: the path the blocking call takes, the node collectives where they are selected, else the point-to-point schedules). Elsewhere always p2p.");
+        "Persistent barrier, bcast, reduce, allreduce, gather(v), scatter(v), allgather on communicators whose ranks share one JVM: auto (put or get, whichever the calibrated cost model predicts faster), put, get, or p2p (no put/get schedule: the path the blocking call takes, the node collectives where they are selected, else the point-to-point schedules). Between ranks that do not share a heap, auto is p2p unless jmpi.coll.persistent.calibration.remote names a calibration measured on the device.");
     public static final ParamSpec PERSISTENT_CALIBRATION = new ParamSpec("jmpi.coll.persistent.calibration", "", "path",
         "File of the put/get calibration (t_sync per rank count, t_put, t_get): what it holds is loaded, what it lacks is measured at first use and added to it. Empty: measured once per job (t_sync once per rank count).");
+    public static final ParamSpec PERSISTENT_CALIBRATION_REMOTE = new ParamSpec("jmpi.coll.persistent.calibration.remote", "", "path",
+        "File of the put/get calibration measured on the device between ranks that do not share a heap (format of jmpi.coll.persistent.calibration; verbs: PutGetBcastBench -Dverbs.bench.calibration.out, docs/verbs.md): with it, auto chooses put or get there by the cost model; the same file on every node. Empty: p2p there.");
     public static final ParamSpec TRACE = new ParamSpec("jmpi.coll.trace", "false", "boolean",
         "Every rank prints on stderr, once per communicator, call and path, which path its collective calls take: the node region (heap or file; slot, direct or rounds) or a point-to-point schedule (docs/collectives.md, \"Tracing the paths\").");
     public static final ParamSpec CHECK = new ParamSpec("jmpi.coll.check", "false", "boolean",
@@ -58,7 +60,7 @@ public final class CollParams
     public static final List<ParamSpec> ALL = List.of(BARRIER_ALGORITHM, BCAST_ALGORITHM, REDUCE_ALGORITHM, GATHER_ALGORITHM,
         SCATTER_ALGORITHM, NODE_SLOT, org.jmpi.internal.coll.node.NodeHost.REGION, BCAST_SHORT, ALLREDUCE_ALGORITHM, ALLREDUCE_SHORT,
         ALLGATHER_ALGORITHM, ALLTOALL_ALGORITHM, ALLTOALL_SHORT, REDUCE_SCATTER_ALGORITHM, CHECK, TRACE,
-        PERSISTENT_SCHEDULE, PERSISTENT_CALIBRATION);
+        PERSISTENT_SCHEDULE, PERSISTENT_CALIBRATION, PERSISTENT_CALIBRATION_REMOTE);
 
     /**
      * The algorithm parameters that also take "hier": two levels (org.jmpi.internal.coll.hier) where the communicator
@@ -83,6 +85,7 @@ public final class CollParams
     final String reduceScatterAlgorithm;
     final String persistentSchedule;
     final String persistentCalibration;
+    final String persistentCalibrationRemote;
     final boolean check;
     final boolean trace;
 
@@ -108,6 +111,7 @@ public final class CollParams
         reduceScatterAlgorithm = choice(p, REDUCE_SCATTER_ALGORITHM, "auto", "ring", "reduce_scatterv");
         persistentSchedule = choice(p, PERSISTENT_SCHEDULE, "auto", "put", "get", "p2p");
         persistentCalibration = p.get(PERSISTENT_CALIBRATION);
+        persistentCalibrationRemote = p.get(PERSISTENT_CALIBRATION_REMOTE);
         check = p.getBoolean(CHECK);
         trace = p.getBoolean(TRACE);
     }

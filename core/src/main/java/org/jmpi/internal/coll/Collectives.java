@@ -167,7 +167,8 @@ public final class Collectives
 
     /**
      * The mode of a persistent {@code call} of {@code bytes} on {@code c}: null for the point-to-point schedule
-     * (forced, or "auto" with ranks not sharing this heap), else put or get (forced, or the cost model's choice). Every rank
+     * (forced, or "auto" with ranks not sharing this heap and no device calibration named), else put or get (forced, or
+     * the cost model's choice). Every rank
      * must pass the same {@code bytes} (the v-variants pass 0: their block sizes differ per rank), so that all
      * choose alike.
      */
@@ -181,13 +182,20 @@ public final class Collectives
     {
         final CollParams p = CollContext.of(c).params;
         // Forced, put and get run on every transport (across JVMs through the one-sided layer's active
-        // messages); the cost model is calibrated for ranks sharing a heap, so "auto" uses them only there.
-        if (p.persistentSchedule.equals("p2p") || (p.persistentSchedule.equals("auto") && !c.services().sharedHeap()))
+        // messages). "auto": ranks sharing a heap use the model calibrated on copies between threads; others the
+        // calibration measured on the device (RemoteCalibration), and the point-to-point schedule without one.
+        if (p.persistentSchedule.equals("p2p"))
         {
             return null;
         }
-        final String chosen = p.persistentSchedule.equals("auto") ? PersistentCostModel.choose(call, c.size(), bytes, commutative,
-            PersistentCostModel.calibration(c.services().jobShared(), p.persistentCalibration, c.size(), c.engine().idleSpec())) : p.persistentSchedule;
+        final PersistentCostModel.Calibration calibration = !p.persistentSchedule.equals("auto") ? null : c.services().sharedHeap() ?
+            PersistentCostModel.calibration(c.services().jobShared(), p.persistentCalibration, c.size(), c.engine().idleSpec()) :
+            RemoteCalibration.load(p.persistentCalibrationRemote, c.size());
+        if (p.persistentSchedule.equals("auto") && calibration == null)
+        {
+            return null;
+        }
+        final String chosen = calibration != null ? PersistentCostModel.choose(call, c.size(), bytes, commutative, calibration) : p.persistentSchedule;
         return chosen.equals("put") ? DirectPersistent.Mode.PUT : DirectPersistent.Mode.GET;
     }
 

@@ -85,7 +85,7 @@ public final class PersistentCostModel
     }
 
     /** The copy constants (independent of the rank count). */
-    private record Copies(double putFixedNs, double putPerByteNs, double getFixedNs, double getPerByteNs)
+    record Copies(double putFixedNs, double putPerByteNs, double getFixedNs, double getPerByteNs)
     {
         Calibration with(final int ranks, final double syncNs)
         {
@@ -266,7 +266,7 @@ public final class PersistentCostModel
         }
     }
 
-    private static Copies parseCopies(final Properties p)
+    static Copies parseCopies(final Properties p)
     {
         final Double putFixed = parse(p, "put_fixed_ns");
         final Double putPerByte = parse(p, "put_per_byte_ns");
@@ -276,7 +276,7 @@ public final class PersistentCostModel
             new Copies(putFixed, putPerByte, getFixed, getPerByte);
     }
 
-    private static Double parse(final Properties p, final String key)
+    static Double parse(final Properties p, final String key)
     {
         final String v = p.getProperty(key);
         if (v == null)

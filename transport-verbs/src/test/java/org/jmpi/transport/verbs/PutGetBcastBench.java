@@ -5,12 +5,18 @@ import org.jmpi.spi.RemoteMemory;
 import org.jmpi.spi.Transport;
 import org.jmpi.spi.TransportContext;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,7 +39,11 @@ import java.util.concurrent.TimeUnit;
  * {@code PersistentCostModel} (put: L*t_put + L*t_sync, get: L*t_get + (L+1)*t_sync), and whether each model's
  * choice matches the measured one where the measured ranges do not overlap.</li>
  * </ol>
- * {@code java ... PutGetBcastBench [ranks..] } (default 2 4 8); sizes 8 B, 64 KiB, 1 MiB.
+ * {@code java ... PutGetBcastBench [ranks..] } (default 2 4 8); sizes 8 B, 64 KiB, 1 MiB. With
+ * {@code -Dverbs.bench.calibration.out=FILE} the calibration is also written to FILE in the format of
+ * {@code jmpi.coll.persistent.calibration} ({@code put_fixed_ns} ... and {@code sync_ns.P} per P measured): the file
+ * {@code jmpi.coll.persistent.calibration.remote} names, from which the persistent collectives' "auto" chooses put or
+ * get between ranks that do not share a heap (docs/verbs.md, "Put/get broadcast on the device").
  *
  * <p>Emulated rxe under TCG: for the model's shape and the choice, not absolute speed.
  */
@@ -58,6 +68,7 @@ public final class PutGetBcastBench
     {
         final int[] ranks = args.length > 0 ? Arrays.stream(args).mapToInt(Integer::parseInt).toArray() : new int[] {2, 4, 8};
         final double[] putGet = new double[4];
+        final Map<Integer, Double> syncByRanks = new TreeMap<>();
         VerbsJobs.run(2, Map.of(), TIMEOUT_NS, (context, transport) ->
         {
             final Rank r = new Rank(context, transport);
@@ -94,7 +105,35 @@ public final class PutGetBcastBench
                 }
             });
             report(size, sync[0], putGet, measured);
+            syncByRanks.put(size, sync[0]);
         }
+        final String out = System.getProperty("verbs.bench.calibration.out", "");
+        if (!out.isEmpty())
+        {
+            writeCalibration(Path.of(out), putGet, syncByRanks);
+        }
+    }
+
+    /** The device calibration as core's put/get model reads it (RemoteCalibration): ns, fixed + per byte, t_sync per P. */
+    private static void writeCalibration(final Path file, final double[] fit, final Map<Integer, Double> syncByRanks)
+    {
+        final StringBuilder text = new StringBuilder("# jmpi put/get calibration measured on the verbs device by PutGetBcastBench (")
+            .append(Instant.now()).append(")\n");
+        final String[] keys = {"put_fixed_ns", "put_per_byte_ns", "get_fixed_ns", "get_per_byte_ns"};
+        for (int k = 0; k < keys.length; k++)
+        {
+            text.append(keys[k]).append('=').append(Math.max(0, fit[k])).append('\n');
+        }
+        syncByRanks.forEach((ranks, ns) -> text.append("sync_ns.").append(ranks).append('=').append(ns).append('\n'));
+        try
+        {
+            Files.writeString(file, text);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write the calibration to " + file, ex);
+        }
+        System.out.println("calibration written to " + file);
     }
 
     private static void report(final int size, final double syncNs, final double[] fit, final double[][] measured)

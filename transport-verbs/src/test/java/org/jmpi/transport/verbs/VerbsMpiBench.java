@@ -5,7 +5,15 @@ import org.jmpi.Ranks;
 import org.jmpi.Request;
 import org.jmpi.ThreadLevel;
 
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.text.ParseException;
 import java.util.Arrays;
 import java.util.Map;
 
@@ -23,7 +31,11 @@ import java.util.Map;
  * through fragments (not with {@code -Dverbs.bench.contiguous=true}).</li>
  * </ul>
  * {@code java ... VerbsMpiBench [round trips] [windows] [sizes...]}. Prints lines starting {@code mpi lat} and
- * {@code mpi bw} that rdma-tests.sh reads.
+ * {@code mpi bw} that rdma-tests.sh reads. {@code -Dverbs.bench.warmup=N}: warm-up round trips (default a tenth of the
+ * timed ones); the timed latency loop is framed by the lines {@code mpi lat timed phase begins/ends at N ms} on stdout
+ * (with {@code -XX:+PrintCompilation} the compilations stamped between them are the JIT working during the
+ * measurement), and with
+ * {@code -Dverbs.bench.jfr=FILE} a JFR recording (profile settings) of only that loop is written to FILE.
  */
 public final class VerbsMpiBench
 {
@@ -51,10 +63,15 @@ public final class VerbsMpiBench
         {
             final int peer = 1 - world.rank();
             final ByteBuffer small = ByteBuffer.allocateDirect(8);
-            final int warmUp = Math.max(1, roundTrips / 10);
+            final int warmUp = Integer.getInteger("verbs.bench.warmup", Math.max(1, roundTrips / 10));
             final long[] oneWayNs = new long[roundTrips];
+            final LatencyPhase phase = world.rank() == 0 ? new LatencyPhase(System.getProperty("verbs.bench.jfr", "")) : null;
             for (int i = -warmUp; i < roundTrips; i++)
             {
+                if (i == 0 && phase != null)
+                {
+                    phase.begin();
+                }
                 final long start = System.nanoTime();
                 if (world.rank() == 0)
                 {
@@ -73,6 +90,7 @@ public final class VerbsMpiBench
             }
             if (world.rank() == 0)
             {
+                phase.end();
                 Arrays.sort(oneWayNs);
                 System.out.printf("mpi lat 8 B: one way mean %.2f us, p50 %.2f, p90 %.2f, p99 %.2f, min %.2f (%d round trips)%n",
                     Arrays.stream(oneWayNs).average().orElse(0) / 1e3, oneWayNs[roundTrips / 2] / 1e3,
@@ -137,5 +155,63 @@ public final class VerbsMpiBench
             }
         }
         return (double)type.size() * count * WINDOW * windows / ((System.nanoTime() - start) / 1e9) / (1 << 20);
+    }
+
+    /**
+     * A line {@code mpi lat timed phase begins|ends at N ms}, N the JVM's uptime: the time base of
+     * {@code -XX:+PrintCompilation}'s first column, whose lines may land in the middle of this one on a shared stdout.
+     */
+    private static void marker(final String what)
+    {
+        System.out.println("mpi lat timed phase " + what + " at " + ManagementFactory.getRuntimeMXBean().getUptime() + " ms");
+        System.out.flush();
+    }
+
+    /** The timed latency loop's frame: marker lines, and a JFR recording of only that loop when a file is named. */
+    private static final class LatencyPhase
+    {
+        private final String jfrFile;
+        private Recording recording;
+
+        LatencyPhase(final String jfrFile)
+        {
+            this.jfrFile = jfrFile;
+        }
+
+        /** The recording first (JFR compiles its own code as it starts), then the marker. */
+        void begin()
+        {
+            if (!jfrFile.isEmpty())
+            {
+                try
+                {
+                    recording = new Recording(Configuration.getConfiguration("profile"));
+                }
+                catch (final IOException | ParseException ex)
+                {
+                    throw new IllegalStateException("no JFR profile configuration", ex);
+                }
+                recording.start();
+            }
+            marker("begins");
+        }
+
+        void end()
+        {
+            marker("ends");
+            if (recording != null)
+            {
+                recording.stop();
+                try
+                {
+                    recording.dump(Path.of(jfrFile));
+                }
+                catch (final IOException ex)
+                {
+                    throw new UncheckedIOException(ex);
+                }
+                recording.close();
+            }
+        }
     }
 }
