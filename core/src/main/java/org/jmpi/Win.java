@@ -158,10 +158,10 @@ public final class Win implements AutoCloseable
      * {@code alloc_shared_noncontig}), and {@code sharedQuery(r)} maps rank r's part.</li>
      * </ul>
      *
-     * @throws MpiException ERR_RMA_SHARED when the ranks are on several nodes; ERR_NO_MEM (on every rank) when a rank's
-     *                      arena partition has no room for its part.
-     * @throws UnsupportedOperationException on every rank when ranks are in several JVMs of one node without the
-     *                                       PVAS arena (issue 18).
+     * @throws MpiException ERR_RMA_SHARED when the ranks are on several nodes, or (on every rank) when they are in
+     *                      several JVMs of one node without the PVAS arena, or threads of one JVM mixed with other
+     *                      JVMs: their memory cannot be shared (docs/rma.md, "Shared windows"); ERR_NO_MEM (on every
+     *                      rank) when a rank's arena partition has no room for its part.
      */
     public static Win allocateShared(final long sizeBytes, final int dispUnit, final Info info, final Intracomm comm)
     {
@@ -189,9 +189,10 @@ public final class Win implements AutoCloseable
         {
             return inArena;
         }
-        throw new UnsupportedOperationException("Win.allocateShared: ranks are in several JVMs and not every rank can map every " +
-            "other's part: the PVAS arena is off (start the job with --param pvas.partition.size=<bytes>, docs/pvas.md), or ranks " +
-            "that are threads of one JVM are mixed with other JVMs; shared windows there are not built (issue 18)");
+        throw comm.state.handle(new MpiException(ErrorClass.ERR_RMA_SHARED, "Win.allocateShared: " + comm.size() + " ranks " +
+            "are in several JVMs and not every rank can map every other's part: the PVAS arena is off (start the job with " +
+            "--param pvas.partition.size=<bytes>, docs/pvas.md), or ranks that are threads of one JVM are mixed with other " +
+            "JVMs (docs/rma.md, \"Shared windows\")"));
     }
 
     /** The window rank 0's block lives in (threads of one JVM), freed with this one; or null. */

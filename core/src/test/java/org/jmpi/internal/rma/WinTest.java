@@ -481,9 +481,9 @@ class WinTest
             final int rank = world.rank();
             if (isolated() && size > 1 && !arena())
             {
-                final UnsupportedOperationException ex = assertThrows(UnsupportedOperationException.class,
-                    () -> Win.allocateShared(64, 8, null, world));
-                assertTrue(ex.getMessage().contains("issue 18") && ex.getMessage().contains("pvas.partition.size"), ex.getMessage());
+                final MpiException ex = assertThrows(MpiException.class, () -> Win.allocateShared(64, 8, null, world));
+                assertEquals(ErrorClass.ERR_RMA_SHARED, ex.errorClass());
+                assertTrue(ex.getMessage().contains("pvas.partition.size"), ex.getMessage());
                 return;
             }
             try (Win win = Win.allocateShared(8L * (rank + 1), 8, null, world))
