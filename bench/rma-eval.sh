@@ -100,7 +100,9 @@ for app in $apps; do
       for n in 2 4; do
         run "targets-threads-$n" "$n" --threads -- org.jmpi.bench.rma.RmaTargets --rounds "$rounds" --adds "$adds"
       done
-      run "targets-arena-2" 2 --param pvas.partition.size="$partition" -- org.jmpi.bench.rma.RmaTargets --rounds "$rounds" --adds "$adds";;
+      # unbound: bound, each JVM has one CPU, and the AtomicLong baseline's threads (in rank 0's JVM) would take turns on
+      # it instead of contending from two CPUs as the two ranks do
+      run "targets-arena-2" 2 --bind-to none --param pvas.partition.size="$partition" -- org.jmpi.bench.rma.RmaTargets --rounds "$rounds" --adds "$adds";;
     *) echo "unknown app $app (himeno, cg, cg2d, costs, targets)" >&2; exit 2;;
   esac
 done
