@@ -199,11 +199,6 @@ public abstract class TransportContractTest
         }
 
         /**
-         * Asserts that {@code progress} finds nothing to do, many times over, once this rank's own output is
-         * drained: a transport that stages frames (a socket's send buffer) may still be writing them for peers
-         * that are behind, and reports that as work, for a bounded time; it must never deliver a frame here.
-         */
-        /**
          * Publishes {@code key} for this rank and polls until every rank has published it: frames this rank still
          * has staged for a slower peer go out meanwhile, so a later {@link #assertIdle} sees no late flush.
          */
@@ -217,6 +212,11 @@ public abstract class TransportContractTest
             }
         }
 
+        /**
+         * Asserts that {@code progress} finds nothing to do, many times over, once this rank's own output is
+         * drained: a transport that stages frames (a socket's send buffer) may still be writing them for peers
+         * that are behind, and reports that as work, for a bounded time; it must never deliver a frame here.
+         */
         public void assertIdle()
         {
             final long drainDeadline = System.nanoTime() + WAIT_TIMEOUT_NS;
@@ -670,6 +670,9 @@ public abstract class TransportContractTest
             final int src = (env.rank() + size - 1) % size;
             env.send(dst, sequencedLength(env.rank(), dst, 0, env.maxFrameLength()), new SequencedWriter(env.rank()).next(dst, 0), checker);
             env.progressUntil(checker, () -> checker.nextSequence(src) == 1, "one frame from rank " + src);
+            // Every rank has its frame, so every frame left its sender: a transport that connects pairs on demand
+            // posts a frame offered before its pair connected only once it is, and that is work.
+            env.allReached("received");
             env.assertIdle();
         });
     }

@@ -533,9 +533,8 @@ final class VerbsTransport implements Transport
                 polled = cq.poll(wcs, POLL_BATCH);
                 for (int i = 0; i < polled; i++)
                 {
-                    complete(i, handler);
+                    work += complete(i, handler);
                 }
-                work += polled;
             }
             while (polled == POLL_BATCH);
             if (pendingPeers > 0)
@@ -554,7 +553,13 @@ final class VerbsTransport implements Transport
         }
     }
 
-    private void complete(final int i, final FrameHandler handler)
+    /**
+     * Handles completion {@code i}; returns the work it was for the caller: a frame delivered, a put or get completed, or
+     * a send slot freed while every slot was taken (an offer may have been refused). The device's acknowledgements of
+     * frames, credit updates and BYEs are bookkeeping: they arrive whenever the device gets to them, also long after the
+     * last frame, and counting them would make an idle transport look busy.
+     */
+    private int complete(final int i, final FrameHandler handler)
     {
         final long wrId = wcs.wrId(i);
         final int kind = WorkRequestIds.kind(wrId);
@@ -567,9 +572,9 @@ final class VerbsTransport implements Transport
         if (status != Ibv.WC_SUCCESS)
         {
             failed(p, kind, WorkRequestIds.index(wrId), status);
-            return;
+            return kind == WorkRequestIds.RMA || kind == WorkRequestIds.BOUNCE ? 1 : 0; // a failed put or get completed its request
         }
-        switch (kind)
+        return switch (kind)
         {
             case WorkRequestIds.RECV ->
             {
@@ -578,7 +583,7 @@ final class VerbsTransport implements Transport
                 if (immediate == IMM_BYE)
                 {
                     p.byeReceived = true;
-                    return;
+                    yield 0;
                 }
                 if (immediate == IMM_STAGED)
                 {
@@ -591,26 +596,39 @@ final class VerbsTransport implements Transport
                 postRecv(p, slot, recvs);
                 p.consumed++;
                 returnCredits(p);
+                yield 1;
             }
-            case WorkRequestIds.SEND -> p.sendCompleted++;
+            case WorkRequestIds.SEND ->
+            {
+                final boolean slotsWereFull = p.sent - p.sendCompleted >= slots;
+                p.sendCompleted++;
+                yield slotsWereFull ? 1 : 0;
+            }
             case WorkRequestIds.CREDIT ->
             {
                 p.creditInFlight = false;
                 returnCredits(p);
+                yield 0;
             }
-            case WorkRequestIds.BYE -> p.byeAcked = true;
+            case WorkRequestIds.BYE ->
+            {
+                p.byeAcked = true;
+                yield 0;
+            }
             case WorkRequestIds.RMA ->
             {
                 p.rmaInFlight--;
                 remoteMemory.staged().onDirectComplete(WorkRequestIds.index(wrId), null);
+                yield 1;
             }
             case WorkRequestIds.BOUNCE ->
             {
                 p.rmaInFlight--;
                 remoteMemory.staged().onBounceComplete(WorkRequestIds.index(wrId), null);
+                yield 1;
             }
             default -> throw new MpiException(ErrorClass.ERR_INTERN, "verbs: completion of unknown kind " + kind + " on rank " + rank);
-        }
+        };
     }
 
     /** Writes {@code p}'s consumed count into its credit word for this rank, when a batch is due and none is in flight. */
