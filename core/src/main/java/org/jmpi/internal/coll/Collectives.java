@@ -22,8 +22,10 @@ import org.jmpi.internal.pt2pt.RequestImpl;
  *
  * <p>Algorithms (see docs/collectives.md): dissemination barrier; binomial and scatter + ring-allgather
  * bcast; ring and recursive-doubling allgather; Bruck, pairwise and linear alltoall; linear gather and
- * scatter; neighbourhood exchanges. The reductions are in {@link Reductions}. Where the communicator's ranks
- * share a node (threads of this JVM, or JVMs reached through shm), barrier, bcast, reduce, allreduce, gather,
+ * scatter; neighbourhood exchanges. This class holds the plans, the algorithm selection, the checks shared by
+ * every family, barrier, and the public entry points; the families' algorithms are in {@link Broadcasts},
+ * {@link GatherScatter}, {@link Allgathers}, {@link Alltoalls}, {@link Reductions} and {@link Neighbors}. Where the
+ * communicator's ranks share a node (threads of this JVM, or JVMs reached through shm), barrier, bcast, reduce, allreduce, gather,
  * scatter, allgather and alltoall run as node collectives instead ({@link #nodeSelected},
  * org.jmpi.internal.coll.node).
  *
@@ -298,405 +300,91 @@ public final class Collectives
         return plan(c, "barrier", K_BARRIER, 0, s).withDirect(direct);
     }
 
-    // ------------------------------------------------------------------------------------------ bcast
+    // ------------------------------------------------------------------------------------------ bcast, gather, scatter, allgather
 
+    /** MPI_Bcast's plan: see {@link Broadcasts#bcast}. */
     public static Plan bcast(final CommState c, final Object buf, final int offset, final int count, final Datatype type, final int root)
     {
-        return bcast(c, buf, offset, count, type, root, false);
+        return Broadcasts.bcast(c, buf, offset, count, type, root, false);
     }
 
     /** As above; {@code now}: a blocking call, which runs the node path here and returns null ({@link #run}). */
     public static Plan bcast(final CommState c, final Object buf, final int offset, final int count, final Datatype type, final int root,
         final boolean now)
     {
-        final String call = "bcast";
-        checkRoot(call, c, root);
-        if (c.rank() == root)
-        {
-            Buffers.checkSend(call, buf, offset, count, type);
-        }
-        else
-        {
-            Buffers.checkRecv(call, buf, offset, count, type);
-        }
-        final int bytes = Buffers.packedBytes(call, count, type);
-        final CollParams p = CollContext.of(c).params;
-        if (twoLevelComm(c, p.bcastAlgorithm, null) != null)
-        {
-            return twoLevel(c, call, p.bcastAlgorithm, null, h -> HierCollectives.bcast(h, buf, offset, count, type, root));
-        }
-        final boolean node = nodeSelected(c, p.bcastAlgorithm);
-        if (node && now)
-        {
-            nodeNow(c, call);
-            NodeCollectives.bcast(c, p.nodeSlotBytes, true, buf, offset, count, type, root);
-            return null;
-        }
-        final DirectFactory direct = tag ->
-        {
-            final DirectPersistent.Mode mode = directMode(c, call, bytes);
-            return mode == null ? null : DirectCollectives.bcast(c, tag, mode, buf, offset, count, type, root);
-        };
-        if (node)
-        {
-            return nodePlan(c, call, () -> NodeCollectives.bcast(c, p.nodeSlotBytes, false, buf, offset, count, type, root)).withDirect(direct);
-        }
-        // "node" where the node collectives are not available (ranks on other nodes): as auto.
-        final String algorithm = p.bcastAlgorithm.equals("auto") || p.bcastAlgorithm.equals("node") ?
-            (bytes < p.bcastShort || c.size() < 8 ? "binomial" : "scatter_allgather") : p.bcastAlgorithm;
-        final Schedule s = new Schedule();
-        final Buffers.Slot data = new Buffers.Slot(buf, offset, count, type);
-        if (algorithm.equals("binomial") || c.size() == 1 || bytes == 0)
-        {
-            bcastBinomial(s, c.rank(), c.size(), root, data);
-        }
-        else
-        {
-            bcastScatterAllgather(s, c.rank(), c.size(), root, data, bytes);
-        }
-        return plan(c, call, K_BCAST, root, bytes, s).withDirect(direct);
+        return Broadcasts.bcast(c, buf, offset, count, type, root, now);
     }
 
-    /**
-     * Binomial-tree bcast, in ranks relative to the root (vr = rank - root mod size):
-     * <ol>
-     * <li>A non-root receives the whole message from vr - lowbit(vr), its parent.</li>
-     * <li>It then sends it to vr + m for every power of two m below lowbit(vr) (the root: below size) with
-     * vr + m &lt; size, largest subtree first.</li>
-     * </ol>
-     */
-    private static void bcastBinomial(final Schedule s, final int rank, final int size, final int root, final Buffers.Slot data)
-    {
-        final int vr = (rank - root + size) % size;
-        int mask = 1;
-        while (mask < size)
-        {
-            if ((vr & mask) != 0)
-            {
-                s.recv(real(vr - mask, root, size), data.buf(), data.offset(), data.count(), data.type());
-                s.next();
-                break;
-            }
-            mask <<= 1;
-        }
-        for (mask >>= 1; mask > 0; mask >>= 1)
-        {
-            if (vr + mask < size)
-            {
-                s.send(real(vr + mask, root, size), data.buf(), data.offset(), data.count(), data.type());
-            }
-        }
-        s.next();
-    }
-
-    /**
-     * Bcast for large messages (van de Geijn): scatter, then ring allgather, on the packed message.
-     * <ol>
-     * <li>The root packs the message; it is cut into size chunks of ceil(bytes / size) bytes (the last ones
-     * may be short or empty), chunk i belonging to relative rank i.</li>
-     * <li>Binomial scatter: relative rank vr receives chunks [vr, vr + lowbit(vr)) from its parent and
-     * passes each child vr + m its chunks [vr + m, vr + 2m).</li>
-     * <li>Ring allgather: in step j = 0 .. size-2, send chunk vr - j to the right neighbour and receive chunk
-     * vr - j - 1 from the left one.</li>
-     * <li>Non-roots unpack the message into their buffers.</li>
-     * </ol>
-     */
-    private static void bcastScatterAllgather(final Schedule s, final int rank, final int size, final int root,
-        final Buffers.Slot data, final int bytes)
-    {
-        final byte[] packed = new byte[bytes];
-        final int chunk = (bytes + size - 1) / size;
-        final int vr = (rank - root + size) % size;
-        if (vr == 0)
-        {
-            s.local(() -> Buffers.pack(data, packed, 0));
-        }
-        int mask = 1;
-        while (mask < size)
-        {
-            if ((vr & mask) != 0)
-            {
-                final int lo = chunkStart(vr, chunk, bytes);
-                final int hi = chunkStart(Math.min(vr + mask, size), chunk, bytes);
-                s.recvBytes(real(vr - mask, root, size), packed, lo, hi - lo);
-                s.next();
-                break;
-            }
-            mask <<= 1;
-        }
-        for (mask >>= 1; mask > 0; mask >>= 1)
-        {
-            if (vr + mask < size)
-            {
-                final int lo = chunkStart(vr + mask, chunk, bytes);
-                final int hi = chunkStart(Math.min(vr + 2 * mask, size), chunk, bytes);
-                s.sendBytes(real(vr + mask, root, size), packed, lo, hi - lo);
-            }
-        }
-        s.next();
-        final int right = real((vr + 1) % size, root, size);
-        final int left = real((vr - 1 + size) % size, root, size);
-        for (int j = 0; j < size - 1; j++)
-        {
-            final int sendChunk = (vr - j + size) % size;
-            final int recvChunk = (vr - j - 1 + size) % size;
-            final int slo = chunkStart(sendChunk, chunk, bytes);
-            final int rlo = chunkStart(recvChunk, chunk, bytes);
-            s.sendBytes(right, packed, slo, chunkStart(sendChunk + 1, chunk, bytes) - slo);
-            s.recvBytes(left, packed, rlo, chunkStart(recvChunk + 1, chunk, bytes) - rlo);
-            s.next();
-        }
-        if (vr != 0)
-        {
-            s.local(() -> Buffers.unpack(packed, 0, data));
-        }
-    }
-
-    private static int chunkStart(final int index, final int chunk, final int bytes)
-    {
-        return (int)Math.min((long)index * chunk, bytes);
-    }
-
-    // ------------------------------------------------------------------------------------------ gather / scatter
-
-    /**
-     * Linear gather: the root posts one receive per rank straight into its slot; the others send. As a node
-     * collective, the arguments are checked as the linear gather's builder checks them, without building it.
-     */
+    /** MPI_Gather's plan: see {@link GatherScatter#gather}. */
     public static Plan gather(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
     {
-        return gather(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root, false);
+        return GatherScatter.gather(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root, false);
     }
 
     /** As above; {@code now}: a blocking call, which runs the node path here and returns null ({@link #run}). */
     public static Plan gather(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
         final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root, final boolean now)
     {
-        if (nodeSelected(c, CollContext.of(c).params.gatherAlgorithm, true))
-        {
-            final String call = "gather";
-            checkRooted(call, c, root, sendBuf, sendOffset, sendCount, sendType, false);
-            if (c.rank() == root)
-            {
-                Buffers.checkBlocks(call, recvBuf, recvOffset, recvCount, recvType, c.size(), true);
-            }
-            if (now)
-            {
-                nodeNow(c, call);
-                NodeCollectives.gather(c, nodeSlot(c), true, sendBuf == IN_PLACE ? null : sendBuf, sendOffset, sendCount, sendType, recvBuf,
-                    recvOffset, recvCount, recvType, root);
-                return null;
-            }
-            return nodePlan(c, call, () -> NodeCollectives.gather(c, nodeSlot(c), false, sendBuf == IN_PLACE ? null : sendBuf, sendOffset,
-                sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root)).withDirect(tag -> directOf(linearGather(c, sendBuf,
-                sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root), tag));
-        }
-        return linearGather(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+        return GatherScatter.gather(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root, now);
     }
 
-    private static Plan linearGather(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount,
+    /** MPI_Gatherv's plan: see {@link GatherScatter#gatherv}. */
+    public static Plan gatherv(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType, final int root)
+    {
+        return GatherScatter.gatherv(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root);
+    }
+
+    /** MPI_Scatter's plan: see {@link GatherScatter#scatter}. */
+    public static Plan scatter(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
+    {
+        return GatherScatter.scatter(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root, false);
+    }
+
+    /** As above; {@code now}: a blocking call, which runs the node path here and returns null ({@link #run}). */
+    public static Plan scatter(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root, final boolean now)
+    {
+        return GatherScatter.scatter(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root, now);
+    }
+
+    /** MPI_Scatterv's plan: see {@link GatherScatter#scatterv}. */
+    public static Plan scatterv(final CommState c, final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] displs,
         final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
     {
-        final int size = c.size();
-        final int[] counts = new int[size];
-        final int[] displs = new int[size];
-        for (int i = 0; i < size; i++)
-        {
-            counts[i] = recvCount;
-            displs[i] = i * recvCount;
-        }
-        return gatherv(c, "gather", K_GATHER, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, counts, displs, recvType,
-            root);
+        return GatherScatter.scatterv(c, sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root);
     }
 
-    /**
-     * The checks a rooted call's builder makes of the argument every rank passes ({@code own}: gather's send part,
-     * scatter's receive part, where {@code receive}): a valid root, IN_PLACE only at the root, the part inside its buffer.
-     */
-    private static void checkRooted(final String call, final CommState c, final int root, final Object own, final int ownOffset,
-        final int ownCount, final Datatype ownType, final boolean receive)
+    /** MPI_Allgather's plan: see {@link Allgathers#allgather}. */
+    public static Plan allgather(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
     {
-        checkRoot(call, c, root);
-        if (own == IN_PLACE)
-        {
-            if (c.rank() != root)
-            {
-                throw new MpiException(ErrorClass.ERR_BUFFER, call + ": IN_PLACE is only allowed at the root");
-            }
-        }
-        else if (receive)
-        {
-            Buffers.checkRecv(call, own, ownOffset, ownCount, ownType);
-        }
-        else
-        {
-            Buffers.checkSend(call, own, ownOffset, ownCount, ownType);
-        }
+        return Allgathers.allgather(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, false);
+    }
+
+    /** As above; {@code now}: a blocking call, which runs the node path here and returns null ({@link #run}). */
+    public static Plan allgather(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final boolean now)
+    {
+        return Allgathers.allgather(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, now);
+    }
+
+    /** MPI_Allgatherv's plan: see {@link Allgathers#allgatherv}. */
+    public static Plan allgatherv(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
+        final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType)
+    {
+        return Allgathers.allgatherv(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType);
     }
 
     /** The put/get form of {@code plan}'s call for {@code tag} (a persistent node collective's init), or null. */
-    private static DirectPersistent directOf(final Plan plan, final int tag)
+    static DirectPersistent directOf(final Plan plan, final int tag)
     {
         return plan.direct() == null ? null : plan.direct().create(tag);
     }
 
-    public static Plan gatherv(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
-        final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType, final int root)
-    {
-        return gatherv(c, "gatherv", K_GATHERV, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs,
-            recvType, root);
-    }
-
-    private static Plan gatherv(final CommState c, final String call, final int kind, final Object sendBuf, final int sendOffset,
-        final int sendCount, final Datatype sendType, final Object recvBuf, final int recvOffset, final int[] recvCounts,
-        final int[] displs, final Datatype recvType, final int root)
-    {
-        checkRoot(call, c, root);
-        final int rank = c.rank();
-        final int size = c.size();
-        final Schedule s = new Schedule();
-        if (rank != root)
-        {
-            if (sendBuf == IN_PLACE)
-            {
-                throw new MpiException(ErrorClass.ERR_BUFFER, call + ": IN_PLACE is only allowed at the root");
-            }
-            Buffers.checkSend(call, sendBuf, sendOffset, sendCount, sendType);
-            s.send(root, sendBuf, sendOffset, sendCount, sendType);
-            s.next();
-            final Buffers.Slot mine = new Buffers.Slot(sendBuf, sendOffset, sendCount, sendType);
-            return plan(c, call, kind, root, s).withDirect(tag ->
-            {
-                final DirectPersistent.Mode mode = directMode(c, "gather", kind == K_GATHER ? Buffers.packedBytes(call, sendCount, sendType) : 0);
-                return mode == null ? null : DirectCollectives.gather(c, call, tag, mode, mine, null, null, root);
-            });
-        }
-        final Buffers.Slot[] slots = vectorSlots(call, c, recvBuf, recvOffset, recvCounts, displs, recvType, true);
-        Buffers.Slot own = null;
-        if (sendBuf != IN_PLACE)
-        {
-            Buffers.checkSend(call, sendBuf, sendOffset, sendCount, sendType);
-            final Buffers.Slot mine = new Buffers.Slot(sendBuf, sendOffset, sendCount, sendType);
-            own = mine;
-            s.local(() -> Buffers.copy(call, mine, slots[root]));
-        }
-        for (int i = 1; i < size; i++)
-        {
-            final int from = (root + i) % size;
-            recv(s, from, slots[from]);
-        }
-        s.next();
-        final Buffers.Slot rootOwn = own;
-        return plan(c, call, kind, root, s).withDirect(tag ->
-        {
-            final DirectPersistent.Mode mode = directMode(c, "gather", kind == K_GATHER ? Buffers.packedBytes(call, recvCounts[root], recvType) : 0);
-            return mode == null ? null : DirectCollectives.gather(c, call, tag, mode, null, slots, rootOwn, root);
-        });
-    }
-
-    /** Linear scatter: the root posts one send per rank from its slot; the others receive. As a node collective, as gather. */
-    public static Plan scatter(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
-        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
-    {
-        return scatter(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root, false);
-    }
-
-    /** As above; {@code now}: a blocking call, which runs the node path here and returns null ({@link #run}). */
-    public static Plan scatter(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
-        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root, final boolean now)
-    {
-        if (nodeSelected(c, CollContext.of(c).params.scatterAlgorithm, true))
-        {
-            final String call = "scatter";
-            checkRooted(call, c, root, recvBuf, recvOffset, recvCount, recvType, true);
-            if (c.rank() == root)
-            {
-                Buffers.checkBlocks(call, sendBuf, sendOffset, sendCount, sendType, c.size(), false);
-            }
-            if (now)
-            {
-                nodeNow(c, call);
-                NodeCollectives.scatter(c, nodeSlot(c), true, sendBuf, sendOffset, sendCount, sendType, recvBuf == IN_PLACE ? null : recvBuf,
-                    recvOffset, recvCount, recvType, root);
-                return null;
-            }
-            return nodePlan(c, call, () -> NodeCollectives.scatter(c, nodeSlot(c), false, sendBuf, sendOffset, sendCount, sendType,
-                recvBuf == IN_PLACE ? null : recvBuf, recvOffset, recvCount, recvType, root)).withDirect(tag -> directOf(linearScatter(c,
-                sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root), tag));
-        }
-        return linearScatter(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
-    }
-
-    private static Plan linearScatter(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount,
-        final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
-    {
-        final int size = c.size();
-        final int[] counts = new int[size];
-        final int[] displs = new int[size];
-        for (int i = 0; i < size; i++)
-        {
-            counts[i] = sendCount;
-            displs[i] = i * sendCount;
-        }
-        return scatterv(c, "scatter", K_SCATTER, sendBuf, sendOffset, counts, displs, sendType, recvBuf, recvOffset, recvCount, recvType,
-            root);
-    }
-
-    public static Plan scatterv(final CommState c, final Object sendBuf, final int sendOffset, final int[] sendCounts, final int[] displs,
-        final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final int root)
-    {
-        return scatterv(c, "scatterv", K_SCATTERV, sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount,
-            recvType, root);
-    }
-
-    private static Plan scatterv(final CommState c, final String call, final int kind, final Object sendBuf, final int sendOffset,
-        final int[] sendCounts, final int[] displs, final Datatype sendType, final Object recvBuf, final int recvOffset,
-        final int recvCount, final Datatype recvType, final int root)
-    {
-        checkRoot(call, c, root);
-        final int rank = c.rank();
-        final int size = c.size();
-        final Schedule s = new Schedule();
-        if (rank != root)
-        {
-            if (recvBuf == IN_PLACE)
-            {
-                throw new MpiException(ErrorClass.ERR_BUFFER, call + ": IN_PLACE is only allowed at the root");
-            }
-            Buffers.checkRecv(call, recvBuf, recvOffset, recvCount, recvType);
-            s.recv(root, recvBuf, recvOffset, recvCount, recvType);
-            s.next();
-            final Buffers.Slot mine = new Buffers.Slot(recvBuf, recvOffset, recvCount, recvType);
-            return plan(c, call, kind, root, s).withDirect(tag ->
-            {
-                final DirectPersistent.Mode mode = directMode(c, "scatter", kind == K_SCATTER ? Buffers.packedBytes(call, recvCount, recvType) : 0);
-                return mode == null ? null : DirectCollectives.scatter(c, call, tag, mode, mine, null, null, root);
-            });
-        }
-        final Buffers.Slot[] slots = vectorSlots(call, c, sendBuf, sendOffset, sendCounts, displs, sendType, false);
-        Buffers.Slot own = null;
-        if (recvBuf != IN_PLACE)
-        {
-            Buffers.checkRecv(call, recvBuf, recvOffset, recvCount, recvType);
-            final Buffers.Slot mine = new Buffers.Slot(recvBuf, recvOffset, recvCount, recvType);
-            own = mine;
-            s.local(() -> Buffers.copy(call, slots[root], mine));
-        }
-        for (int i = 1; i < size; i++)
-        {
-            final int to = (root + i) % size;
-            send(s, to, slots[to]);
-        }
-        s.next();
-        final Buffers.Slot rootOwn = own;
-        return plan(c, call, kind, root, s).withDirect(tag ->
-        {
-            final DirectPersistent.Mode mode = directMode(c, "scatter", kind == K_SCATTER ? Buffers.packedBytes(call, sendCounts[root], sendType) : 0);
-            return mode == null ? null : DirectCollectives.scatter(c, call, tag, mode, null, slots, rootOwn, root);
-        });
-    }
-
+    /** A schedule step's send of {@code slot} to {@code peer}. */
     static void send(final Schedule s, final int peer, final Buffers.Slot slot)
     {
         s.send(peer, slot.buf(), slot.offset(), slot.count(), slot.type());
@@ -718,137 +406,6 @@ public final class Collectives
                 (counts == null ? "null" : counts.length) + " and " + (displs == null ? "null" : displs.length) + ")");
         }
         return Buffers.extentSlots(call, buf, offset, counts, displs, type, size, receive);
-    }
-
-    // ------------------------------------------------------------------------------------------ allgather
-
-    public static Plan allgather(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
-        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
-    {
-        return allgather(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, false);
-    }
-
-    /** As above; {@code now}: a blocking call, which runs the node path here and returns null ({@link #run}). */
-    public static Plan allgather(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
-        final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType, final boolean now)
-    {
-        final String call = "allgather";
-        final String algorithm = CollContext.of(c).params.allgatherAlgorithm;
-        if (nodeSelected(c, algorithm) && twoLevelComm(c, algorithm, null) == null)
-        {
-            // The checks of the builder below, without building it.
-            Buffers.checkBlocks(call, recvBuf, recvOffset, recvCount, recvType, c.size(), true);
-            if (sendBuf != IN_PLACE)
-            {
-                Buffers.checkSend(call, sendBuf, sendOffset, sendCount, sendType);
-            }
-            if (now)
-            {
-                nodeNow(c, call);
-                NodeCollectives.allgather(c, nodeSlot(c), true, sendBuf == IN_PLACE ? null : sendBuf, sendOffset, sendCount, sendType, recvBuf,
-                    recvOffset, recvCount, recvType);
-                return null;
-            }
-            return nodePlan(c, call, () -> NodeCollectives.allgather(c, nodeSlot(c), false, sendBuf == IN_PLACE ? null : sendBuf, sendOffset,
-                sendCount, sendType, recvBuf, recvOffset, recvCount, recvType)).withDirect(tag -> directOf(allgatherP2p(c, sendBuf,
-                sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType), tag));
-        }
-        return allgatherP2p(c, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
-    }
-
-    private static Plan allgatherP2p(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount,
-        final Datatype sendType, final Object recvBuf, final int recvOffset, final int recvCount, final Datatype recvType)
-    {
-        final String call = "allgather";
-        final int size = c.size();
-        final int rank = c.rank();
-        final int[] counts = new int[size];
-        final int[] displs = new int[size];
-        for (int i = 0; i < size; i++)
-        {
-            counts[i] = recvCount;
-            displs[i] = i * recvCount;
-        }
-        final Buffers.Slot[] slots = vectorSlots(call, c, recvBuf, recvOffset, counts, displs, recvType, true);
-        final Schedule s = new Schedule();
-        copyOwn(call, s, sendBuf, sendOffset, sendCount, sendType, slots[rank]);
-        final String algorithm = CollContext.of(c).params.allgatherAlgorithm;
-        final Plan twoLevel = twoLevel(c, call, algorithm, null, h -> HierCollectives.allgather(h, sendBuf, sendOffset, sendCount, sendType,
-            recvBuf, recvOffset, recvCount, recvType));
-        if (twoLevel != null)
-        {
-            return twoLevel;
-        }
-        if (!algorithm.equals("ring") && Integer.bitCount(size) == 1)
-        {
-            // Recursive doubling: in step k exchange the 2^k blocks held with rank XOR 2^k; they lie contiguously.
-            for (int mask = 1; mask < size; mask <<= 1)
-            {
-                final int partner = rank ^ mask;
-                final int mine = rank & ~(mask - 1);
-                final int theirs = partner & ~(mask - 1);
-                final Buffers.Slot out = Buffers.slot(recvBuf, recvOffset, (long)mine * recvCount * recvType.extent(), mask * recvCount,
-                    recvType);
-                final Buffers.Slot in = Buffers.slot(recvBuf, recvOffset, (long)theirs * recvCount * recvType.extent(), mask * recvCount,
-                    recvType);
-                send(s, partner, out);
-                recv(s, partner, in);
-                s.next();
-            }
-        }
-        else
-        {
-            ringAllgather(s, rank, size, slots);
-        }
-        final Buffers.Slot own = sendBuf == IN_PLACE ? null : new Buffers.Slot(sendBuf, sendOffset, sendCount, sendType);
-        final int bytes = Buffers.packedBytes(call, recvCount, recvType);
-        return plan(c, call, K_ALLGATHER, 0, bytes, s).withDirect(tag ->
-        {
-            final DirectPersistent.Mode mode = directMode(c, call, bytes);
-            return mode == null ? null : DirectCollectives.allgather(c, tag, mode, slots, own);
-        });
-    }
-
-    public static Plan allgatherv(final CommState c, final Object sendBuf, final int sendOffset, final int sendCount, final Datatype sendType,
-        final Object recvBuf, final int recvOffset, final int[] recvCounts, final int[] displs, final Datatype recvType)
-    {
-        final String call = "allgatherv";
-        final Buffers.Slot[] slots = vectorSlots(call, c, recvBuf, recvOffset, recvCounts, displs, recvType, true);
-        final Schedule s = new Schedule();
-        copyOwn(call, s, sendBuf, sendOffset, sendCount, sendType, slots[c.rank()]);
-        ringAllgather(s, c.rank(), c.size(), slots);
-        return plan(c, call, K_ALLGATHERV, 0, s);
-    }
-
-    private static void copyOwn(final String call, final Schedule s, final Object sendBuf, final int sendOffset, final int sendCount,
-        final Datatype sendType, final Buffers.Slot own)
-    {
-        if (sendBuf != IN_PLACE)
-        {
-            Buffers.checkSend(call, sendBuf, sendOffset, sendCount, sendType);
-            final Buffers.Slot mine = new Buffers.Slot(sendBuf, sendOffset, sendCount, sendType);
-            s.local(() -> Buffers.copy(call, mine, own));
-        }
-    }
-
-    /**
-     * Ring allgather straight between the ranks' receive buffers:
-     * <ol>
-     * <li>Each rank's own block is in place (copied from the send buffer, or IN_PLACE).</li>
-     * <li>In step j = 0 .. size-2, send block rank - j to the right neighbour and receive block rank - j - 1
-     * from the left one.</li>
-     * </ol>
-     */
-    private static void ringAllgather(final Schedule s, final int rank, final int size, final Buffers.Slot[] slots)
-    {
-        final int right = (rank + 1) % size;
-        final int left = (rank - 1 + size) % size;
-        for (int j = 0; j < size - 1; j++)
-        {
-            send(s, right, slots[Math.floorMod(rank - j, size)]);
-            recv(s, left, slots[Math.floorMod(rank - j - 1, size)]);
-            s.next();
-        }
     }
 
     // ------------------------------------------------------------------------------------------ neighbourhood
