@@ -1,15 +1,11 @@
 package org.jmpi.internal.coll;
 
-import java.util.ArrayList;
-import java.util.List;
+import static org.jmpi.internal.coll.InterSteps.*;
 
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
-import org.jmpi.ErrorClass;
-import org.jmpi.MpiException;
 import org.jmpi.Op;
 import org.jmpi.internal.coll.Collectives.Plan;
-import org.jmpi.internal.coll.Reductions.Reduction;
 import org.jmpi.internal.pt2pt.CommState;
 
 /**
@@ -60,9 +56,6 @@ public final class InterCollectives
      */
     private static final int ALLTOALL_MEDIUM_BYTES = 32768;
 
-    private static final byte[] NO_BYTES = new byte[0];
-    private static final Buffers.Slot NOTHING = new Buffers.Slot(NO_BYTES, 0, 0, Datatype.BYTE);
-
     /**
      * The two groups of an intercommunicator inside the communicator over both ({@code union}): local rank i
      * is union rank {@code localBase + i}, remote rank j is union rank {@code remoteBase + j}.
@@ -106,17 +99,6 @@ public final class InterCollectives
         {
             return union.rank() == localBase;
         }
-    }
-
-    /** The role of a process in a rooted call. */
-    private enum Role
-    {
-        /** The root (passed ROOT). */
-        ROOT,
-        /** In the root's group, not the root (passed PROC_NULL). */
-        IDLE,
-        /** In the other group (passed the root's rank). */
-        REMOTE
     }
 
     private InterCollectives()
@@ -442,436 +424,31 @@ public final class InterCollectives
 
     // ------------------------------------------------------------------------------------------ reductions
 
-    /**
-     * MPI_Reduce: the root receives the reduction (in rank order) of the other group's operands.
-     * <ol>
-     * <li>The other group packs its operands and reduces them to its leader (binomial tree rooted at the
-     * leader: children combined in increasing rank, so non-commutative ops keep rank order).</li>
-     * <li>Its leader sends the result to the root, which unpacks it into its receive buffer.</li>
-     * </ol>
-     */
+    /** MPI_Reduce on an intercommunicator: see {@link InterReductions#reduce}. */
     public static Plan reduce(final Groups g, final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset,
         final int count, final Datatype type, final Op op, final int root)
     {
-        final String call = "reduce";
-        noInPlace(call, sendBuf, recvBuf);
-        final Role role = role(call, g, root);
-        final Schedule s = new Schedule();
-        if (role == Role.ROOT)
-        {
-            Buffers.checkRecv(call, recvBuf, recvOffset, count, type);
-            Reduction.of(call, op, type);
-            final int bytes = Buffers.packedBytes(call, count, type);
-            final byte[] result = new byte[bytes];
-            s.recvBytes(g.remote(0), result, 0, bytes);
-            s.next();
-            final Buffers.Slot out = new Buffers.Slot(recvBuf, recvOffset, count, type);
-            s.local(() -> Buffers.unpack(result, 0, out));
-        }
-        else if (role == Role.REMOTE)
-        {
-            Buffers.checkSend(call, sendBuf, sendOffset, count, type);
-            final Reduction red = Reduction.of(call, op, type);
-            final int bytes = Buffers.packedBytes(call, count, type);
-            final byte[] acc = new byte[bytes];
-            final Buffers.Slot in = new Buffers.Slot(sendBuf, sendOffset, count, type);
-            s.local(() -> Buffers.pack(in, acc, 0));
-            groupReduce(s, g, red, acc, bytes);
-            if (g.leader())
-            {
-                s.sendBytes(g.remote(root), acc, 0, bytes);
-                s.next();
-            }
-        }
-        return plan(g, call, Collectives.K_REDUCE, s);
+        return InterReductions.reduce(g, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root);
     }
 
-    /**
-     * MPI_Allreduce: each group receives the reduction (in rank order) of the other group's operands.
-     * <ol>
-     * <li>Each group packs its operands and reduces them to its leader (binomial, rank order kept).</li>
-     * <li>The leaders exchange their groups' results.</li>
-     * <li>Each leader broadcasts the other group's result in its group (binomial); everyone unpacks it.</li>
-     * </ol>
-     */
+    /** MPI_Allreduce on an intercommunicator: see {@link InterReductions#allreduce}. */
     public static Plan allreduce(final Groups g, final Object sendBuf, final int sendOffset, final Object recvBuf, final int recvOffset,
         final int count, final Datatype type, final Op op)
     {
-        final String call = "allreduce";
-        noInPlace(call, sendBuf, recvBuf);
-        Buffers.checkSend(call, sendBuf, sendOffset, count, type);
-        Buffers.checkRecv(call, recvBuf, recvOffset, count, type);
-        final Reduction red = Reduction.of(call, op, type);
-        final int bytes = Buffers.packedBytes(call, count, type);
-        final byte[] acc = new byte[bytes];
-        final byte[] theirs = new byte[bytes];
-        final Buffers.Slot in = new Buffers.Slot(sendBuf, sendOffset, count, type);
-        final Buffers.Slot out = new Buffers.Slot(recvBuf, recvOffset, count, type);
-        final Schedule s = new Schedule();
-        s.local(() -> Buffers.pack(in, acc, 0));
-        groupReduce(s, g, red, acc, bytes);
-        exchangeLeaders(s, g, acc, theirs, bytes);
-        groupBcast(s, g, new Buffers.Slot(theirs, 0, bytes, Datatype.BYTE));
-        s.local(() -> Buffers.unpack(theirs, 0, out));
-        return plan(g, call, Collectives.K_ALLREDUCE, s);
+        return InterReductions.allreduce(g, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
     }
 
-    /**
-     * MPI_Reduce_scatter_block: each group's vector of L * recvCount items (L its own size) is reduced, and
-     * the other group's result is scattered in blocks of {@code recvCount} items over this group (local rank
-     * i gets block i). Both groups' vectors must have the same length.
-     */
+    /** MPI_Reduce_scatter_block on an intercommunicator: see {@link InterReductions#reduceScatterBlock}. */
     public static Plan reduceScatterBlock(final Groups g, final Object sendBuf, final int sendOffset, final Object recvBuf,
         final int recvOffset, final int recvCount, final Datatype type, final Op op)
     {
-        return reduceScatter(g, "reduceScatterBlock", Collectives.K_REDUCE_SCATTER_BLOCK, sendBuf, sendOffset, recvBuf, recvOffset,
-            evenCounts(g.localSize(), recvCount), type, op);
+        return InterReductions.reduceScatterBlock(g, sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op);
     }
 
-    /**
-     * MPI_Reduce_scatter: each group's vector of sum(recvCounts) items ({@code recvCounts} has one entry per
-     * member of this group) is reduced, and the other group's result is scattered over this group, local rank
-     * i getting {@code recvCounts[i]} items. Both groups' vectors must have the same length.
-     */
+    /** MPI_Reduce_scatter on an intercommunicator: see {@link InterReductions#reduceScatter}. */
     public static Plan reduceScatter(final Groups g, final Object sendBuf, final int sendOffset, final Object recvBuf,
         final int recvOffset, final int[] recvCounts, final Datatype type, final Op op)
     {
-        return reduceScatter(g, "reduceScatter", Collectives.K_REDUCE_SCATTER, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts,
-            type, op);
-    }
-
-    /**
-     * Reduce-scatter across the groups:
-     * <ol>
-     * <li>Each group packs its whole vectors and reduces them to its leader (binomial, rank order kept).</li>
-     * <li>The leaders exchange their groups' results.</li>
-     * <li>Each leader sends local rank i its part (bytes of {@code recvCounts[i]} items) of the other group's
-     * result; everyone unpacks its part.</li>
-     * </ol>
-     */
-    private static Plan reduceScatter(final Groups g, final String call, final int kind, final Object sendBuf, final int sendOffset,
-        final Object recvBuf, final int recvOffset, final int[] recvCounts, final Datatype type, final Op op)
-    {
-        noInPlace(call, sendBuf, recvBuf);
-        final int size = g.localSize();
-        final int rank = g.rank();
-        final Reductions.ScatterBlocks blocks = Reductions.ScatterBlocks.of(call, recvCounts, size, " (the local group's size)", type);
-        final int[] disps = blocks.disps();
-        final int bytes = disps[size];
-        final int totalCount = blocks.totalCount();
-        Buffers.checkSend(call, sendBuf, sendOffset, totalCount, type);
-        Buffers.checkRecv(call, recvBuf, recvOffset, recvCounts[rank], type);
-        final Reduction red = Reduction.of(call, op, type);
-        final byte[] acc = new byte[bytes];
-        final byte[] theirs = new byte[bytes];
-        final Buffers.Slot in = new Buffers.Slot(sendBuf, sendOffset, totalCount, type);
-        final Buffers.Slot out = new Buffers.Slot(recvBuf, recvOffset, recvCounts[rank], type);
-        final Schedule s = new Schedule();
-        s.local(() -> Buffers.pack(in, acc, 0));
-        groupReduce(s, g, red, acc, bytes);
-        exchangeLeaders(s, g, acc, theirs, bytes);
-        if (g.leader())
-        {
-            for (int i = 1; i < size; i++)
-            {
-                s.sendBytes(g.local(i), theirs, disps[i], disps[i + 1] - disps[i]);
-            }
-        }
-        else
-        {
-            s.recvBytes(g.local(0), theirs, disps[rank], disps[rank + 1] - disps[rank]);
-        }
-        s.next();
-        s.local(() -> Buffers.unpack(theirs, disps[rank], out));
-        return plan(g, call, kind, s);
-    }
-
-    // ------------------------------------------------------------------------------------------ group steps
-
-    /**
-     * Binomial bcast inside the local group from its leader (local rank 0):
-     * <ol>
-     * <li>A non-leader receives the data from local rank - lowbit(rank), its parent.</li>
-     * <li>It then sends it to rank + m for every power of two m below lowbit(rank) (the leader: below L) with
-     * rank + m &lt; L, largest subtree first.</li>
-     * </ol>
-     */
-    private static void groupBcast(final Schedule s, final Groups g, final Buffers.Slot data)
-    {
-        final int size = g.localSize();
-        final int rank = g.rank();
-        int mask = 1;
-        while (mask < size)
-        {
-            if ((rank & mask) != 0)
-            {
-                recv(s, g.local(rank - mask), data);
-                s.next();
-                break;
-            }
-            mask <<= 1;
-        }
-        for (mask >>= 1; mask > 0; mask >>= 1)
-        {
-            if (rank + mask < size)
-            {
-                send(s, g.local(rank + mask), data);
-            }
-        }
-        s.next();
-    }
-
-    /**
-     * Binomial reduce of the packed operand {@code acc} inside the local group to its leader:
-     * <ol>
-     * <li>Receive the operands of the children rank + m (m a power of two below lowbit(rank), rank + m &lt; L),
-     * all at once, each into its own buffer.</li>
-     * <li>Combine them into {@code acc} in increasing m, that is in rank order: acc = acc op child.</li>
-     * <li>Send {@code acc} to the parent rank - lowbit(rank).</li>
-     * </ol>
-     * Afterwards the leader's {@code acc} holds the group's reduction.
-     */
-    private static void groupReduce(final Schedule s, final Groups g, final Reduction red, final byte[] acc, final int bytes)
-    {
-        final int size = g.localSize();
-        final int rank = g.rank();
-        int parent = -1;
-        final List<byte[]> children = new ArrayList<>();
-        for (int mask = 1; mask < size; mask <<= 1)
-        {
-            if ((rank & mask) != 0)
-            {
-                parent = rank - mask;
-                break;
-            }
-            if (rank + mask < size)
-            {
-                final byte[] tmp = new byte[bytes];
-                children.add(tmp);
-                s.recvBytes(g.local(rank + mask), tmp, 0, bytes);
-            }
-        }
-        s.next();
-        for (final byte[] child : children)
-        {
-            s.local(() -> red.applyFromHigher(acc, 0, child, 0, bytes));
-        }
-        if (parent >= 0)
-        {
-            s.sendBytes(g.local(parent), acc, 0, bytes);
-        }
-        s.next();
-    }
-
-    /** Zero-byte binomial fan-in to the leader: the tree of {@link #groupReduce}, with nothing to combine. */
-    private static void groupFanIn(final Schedule s, final Groups g)
-    {
-        final int size = g.localSize();
-        final int rank = g.rank();
-        int parent = -1;
-        for (int mask = 1; mask < size; mask <<= 1)
-        {
-            if ((rank & mask) != 0)
-            {
-                parent = rank - mask;
-                break;
-            }
-            if (rank + mask < size)
-            {
-                s.recvBytes(g.local(rank + mask), NO_BYTES, 0, 0);
-            }
-        }
-        s.next();
-        if (parent >= 0)
-        {
-            s.sendBytes(g.local(parent), NO_BYTES, 0, 0);
-        }
-        s.next();
-    }
-
-    /** The leaders send {@code out} to each other and receive into {@code in} ({@code bytes} each way); others do nothing. */
-    private static void exchangeLeaders(final Schedule s, final Groups g, final byte[] out, final byte[] in, final int bytes)
-    {
-        if (g.leader())
-        {
-            s.recvBytes(g.remote(0), in, 0, bytes);
-            s.sendBytes(g.remote(0), out, 0, bytes);
-            s.next();
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------ arguments
-
-    private static Plan plan(final Groups g, final String call, final int kind, final Schedule body)
-    {
-        final CollContext cc = CollContext.of(g.union());
-        if (g.union().freed())
-        {
-            throw new MpiException(ErrorClass.ERR_COMM, call + ": intercommunicator was freed");
-        }
-        final Schedule s;
-        if (cc.params.check)
-        {
-            s = new Schedule();
-            appendCheck(s, g, call, kind);
-            s.next();
-            s.append(body);
-        }
-        else
-        {
-            s = body;
-        }
-        return new Plan(g.union(), call, s, cc.nextTag());
-    }
-
-    /**
-     * With jmpi.coll.check: an allreduce(MAX) over both groups of {kind, -kind}; if the maximum and minimum
-     * differ, processes called different collectives and every one fails at once. (Roots are not compared:
-     * they legitimately differ between the groups.)
-     */
-    private static void appendCheck(final Schedule s, final Groups g, final String call, final int kind)
-    {
-        final byte[] acc = new byte[8];
-        final java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(acc).order(java.nio.ByteOrder.nativeOrder());
-        s.local(() -> b.putInt(0, kind).putInt(4, -kind));
-        Reductions.allreduceRecursiveDoubling(s, g.union().rank(), g.union().size(), new Reduction(Op.MAX, Datatype.INT, 4), acc, 8);
-        s.local(() ->
-        {
-            if (b.getInt(0) != -b.getInt(4))
-            {
-                throw new Schedule.Stop(new MpiException(ErrorClass.ERR_OTHER, "collective mismatch: this process called " + call +
-                    " on an intercommunicator, but the processes' calls range over collective codes " + (-b.getInt(4)) + ".." +
-                    b.getInt(0)));
-            }
-        });
-    }
-
-    private static void noInPlace(final String call, final Object... bufs)
-    {
-        for (final Object b : bufs)
-        {
-            if (b == Collectives.IN_PLACE)
-            {
-                throw new MpiException(ErrorClass.ERR_BUFFER, call + ": IN_PLACE is not allowed on an intercommunicator");
-            }
-        }
-    }
-
-    /** The role of this process for {@code root}: ROOT, PROC_NULL (its group's others) or a rank of the other group. */
-    private static Role role(final String call, final Groups g, final int root)
-    {
-        if (root == ROOT)
-        {
-            return Role.ROOT;
-        }
-        if (root == Comm.PROC_NULL)
-        {
-            return Role.IDLE;
-        }
-        if (root < 0 || root >= g.remoteSize())
-        {
-            throw new MpiException(ErrorClass.ERR_ROOT, call + ": invalid root " + root + " (remote group of " + g.remoteSize() +
-                "; in the root's group pass ROOT at the root and PROC_NULL elsewhere)");
-        }
-        return Role.REMOTE;
-    }
-
-    private static int[] evenCounts(final int blocks, final int count)
-    {
-        final int[] counts = new int[blocks];
-        java.util.Arrays.fill(counts, count);
-        return counts;
-    }
-
-    private static int[] evenDispls(final int blocks, final int count)
-    {
-        final int[] displs = new int[blocks];
-        for (int i = 0; i < blocks; i++)
-        {
-            displs[i] = Math.multiplyExact(i, count);
-        }
-        return displs;
-    }
-
-    /** The slots of {@code blocks} per-rank blocks (displacements in extents of {@code type}), each checked. */
-    private static Buffers.Slot[] vectorSlots(final String call, final int blocks, final Object buf, final int offset, final int[] counts,
-        final int[] displs, final Datatype type, final boolean receive)
-    {
-        if (counts == null || displs == null || counts.length < blocks || displs.length < blocks)
-        {
-            throw new MpiException(ErrorClass.ERR_ARG, call + ": counts and displacements need " + blocks + " entries (the remote group's " +
-                "size), got " + (counts == null ? "null" : counts.length) + " and " + (displs == null ? "null" : displs.length));
-        }
-        if (type == null)
-        {
-            throw new MpiException(ErrorClass.ERR_TYPE, call + ": datatype is null");
-        }
-        return Buffers.extentSlots(call, buf, offset, counts, displs, type, blocks, receive);
-    }
-
-    /** The slots of alltoallw's blocks: per-rank types, displacements in bytes, each checked. */
-    private static Buffers.Slot[] bytewiseSlots(final String call, final int blocks, final Object buf, final int offset, final int[] counts,
-        final long[] displs, final Datatype[] types, final boolean receive)
-    {
-        if (counts == null || displs == null || types == null || counts.length < blocks || displs.length < blocks ||
-            types.length < blocks)
-        {
-            throw new MpiException(ErrorClass.ERR_ARG, call + ": counts, displacements and types need " + blocks +
-                " entries each (the remote group's size)");
-        }
-        final Buffers.Slot[] slots = new Buffers.Slot[blocks];
-        for (int i = 0; i < blocks; i++)
-        {
-            if (types[i] == null)
-            {
-                throw new MpiException(ErrorClass.ERR_TYPE, call + ": datatype for rank " + i + " is null");
-            }
-            if (counts[i] < 0)
-            {
-                throw new MpiException(ErrorClass.ERR_COUNT, call + ": negative count " + counts[i] + " for rank " + i);
-            }
-            slots[i] = Buffers.slot(buf, offset, displs[i], counts[i], types[i]);
-            Buffers.check(call, slots[i], receive);
-        }
-        return slots;
-    }
-
-    /** Byte offsets of the slots packed one after another (length slots + 1). */
-    private static int[] packedOffsets(final String call, final Buffers.Slot[] slots)
-    {
-        final int[] offsets = new int[slots.length + 1];
-        long total = 0;
-        for (int i = 0; i < slots.length; i++)
-        {
-            total += slots[i].bytes();
-            offsets[i + 1] = Buffers.packedBytes(call, total, Datatype.BYTE);
-        }
-        return offsets;
-    }
-
-    private static void packSlots(final Buffers.Slot[] slots, final int[] offsets, final byte[] packed)
-    {
-        for (int i = 0; i < slots.length; i++)
-        {
-            Buffers.pack(slots[i], packed, offsets[i]);
-        }
-    }
-
-    private static void unpackSlots(final byte[] packed, final int[] offsets, final Buffers.Slot[] slots)
-    {
-        for (int i = 0; i < slots.length; i++)
-        {
-            Buffers.unpack(packed, offsets[i], slots[i]);
-        }
-    }
-
-    private static void send(final Schedule s, final int peer, final Buffers.Slot slot)
-    {
-        s.send(peer, slot.buf(), slot.offset(), slot.count(), slot.type());
-    }
-
-    private static void recv(final Schedule s, final int peer, final Buffers.Slot slot)
-    {
-        s.recv(peer, slot.buf(), slot.offset(), slot.count(), slot.type());
+        return InterReductions.reduceScatter(g, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op);
     }
 }
