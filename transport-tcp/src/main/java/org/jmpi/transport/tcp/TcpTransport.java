@@ -4,26 +4,20 @@ import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jmpi.ErrorClass;
 import org.jmpi.MpiException;
-import org.jmpi.spi.Bootstrap;
 import org.jmpi.spi.FrameHandler;
 import org.jmpi.spi.FrameWriter;
 import org.jmpi.spi.Transport;
 import org.jmpi.spi.TransportContext;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.function.Consumer;
+
+import org.jmpi.transport.tcp.TcpConnections.Connection;
+import org.jmpi.transport.tcp.TcpConnections.Pending;
 
 import static org.jmpi.transport.tcp.HandshakeDescriptor.*;
 
@@ -36,7 +30,8 @@ import static org.jmpi.transport.tcp.HandshakeDescriptor.*;
  * when both connect at once each direction still keeps to one connection, so frames of a pair stay in order
  * without arbitration. A new connection starts with an authenticated HELLO (HMAC with the acceptor's token)
  * answered by a WELCOME (HMAC with the connector's token): {@link HandshakeDescriptor}; neither side reads
- * frames from a connection before that check.
+ * frames from a connection before that check. Listening, connecting, accepting and those checks are
+ * {@link TcpConnections}'; this class moves the frames, makes progress and closes.
  * <ol>
  * <li>{@link #offer} stages the frame (length, then the bytes the writer puts there) in the connection's send
  * buffer and writes what the socket takes at once; a full stage is back-pressure.</li>
@@ -59,77 +54,25 @@ final class TcpTransport implements Transport
 {
     static final int MAX_FRAME_LENGTH = 256 * 1024;
     private static final int RECEIVE_BUFFER = 2 * (MAX_FRAME_LENGTH + FRAME_HEADER_LENGTH);
-    private static final long HANDSHAKE_TIMEOUT_NS = 10_000_000_000L;
     private static final long CLOSE_FLUSH_NS = 2_000_000_000L;
     /** How long {@link #close} waits for an {@code offer} or {@code progress} of another thread to return before freeing. */
     private static final long CLOSE_QUIESCE_NS = 2_000_000_000L;
 
-    /** A connection to one peer, opened by this rank ({@code nonce} set) or accepted; frames may go both ways. */
-    private static final class Connection
-    {
-        final int peer;
-        final SocketChannel channel;
-        /** The HELLO's nonce when this rank opened the connection (its WELCOME comes first); null when accepted. */
-        final byte[] nonce;
-        ByteBuffer stage;
-        UnsafeBuffer stageView;
-        ByteBuffer buffer;
-        UnsafeBuffer view;
-        boolean welcomed;
-        /** BYE read: the peer sends nothing more on this connection and is closing. */
-        boolean bye;
-        /** Writes given up: the peer left after its BYE. */
-        boolean dead;
-
-        Connection(final int peer, final SocketChannel channel, final byte[] nonce)
-        {
-            this.peer = peer;
-            this.channel = channel;
-            this.nonce = nonce;
-            this.welcomed = nonce == null;
-        }
-    }
-
-    /** An accepted connection whose HELLO has not arrived yet. */
-    private static final class Pending
-    {
-        final SocketChannel channel;
-        final ByteBuffer hello = ByteBuffer.allocate(HELLO_LENGTH).order(BYTE_ORDER);
-        final long deadlineNs;
-
-        Pending(final SocketChannel channel, final long deadlineNs)
-        {
-            this.channel = channel;
-            this.deadlineNs = deadlineNs;
-        }
-    }
-
-    private final TransportContext context;
     private final int rank;
     private final int size;
-    private final String jobId;
     private final int stageCapacity;
-    private final byte[] token = new byte[TOKEN_LENGTH];
-    private final SecureRandom random = new SecureRandom();
-    private final InetSocketAddress[] addresses;
-    private final byte[][] tokens;
     /** The connection this rank sends to each peer over, fixed at the first frame. */
     private final Connection[] sendVia;
-    private final Connection[] opened;
-    private final Connection[] accepted;
     /** A BYE came from the peer on some connection: it is closing, a failed write to it is no death. */
     private final boolean[] peerBye;
-    private final ArrayList<Connection> connections = new ArrayList<>();
     private final ArrayList<Connection> sending = new ArrayList<>();
-    private final ArrayList<Pending> pending = new ArrayList<>();
-    private final java.util.HashSet<String> noncesSeen = new java.util.HashSet<>();
-    private final ServerSocketChannel listener;
+    /** Listening, connecting, accepting and the handshakes. */
+    private final TcpConnections links;
     private final Selector selector;
     /** The selector's action, made once: no garbage per poll ({@link #progress} sets the two fields below). */
     private final Consumer<SelectionKey> onReady = this::onReady;
     private FrameHandler handler;
     private int readyWork;
-    private long refused;
     /**
      * Set by {@link #close} before it waits for {@link #busy} to fall to 0; {@code offer} and {@code progress} raise
      * {@code busy} before they read it (both volatile: either the call sees {@code closed}, or {@code close} sees it busy).
@@ -143,118 +86,24 @@ final class TcpTransport implements Transport
 
     TcpTransport(final TransportContext context)
     {
-        this.context = context;
         this.rank = context.rank();
         this.size = context.size();
-        this.jobId = context.jobId();
         this.stageCapacity = (int)Math.max(MAX_FRAME_LENGTH + FRAME_HEADER_LENGTH,
             Math.min(Integer.MAX_VALUE, context.params().getLong(TcpParams.SEND_BUFFER)));
-        this.addresses = new InetSocketAddress[size];
-        this.tokens = new byte[size][];
         this.sendVia = new Connection[size];
-        this.opened = new Connection[size];
-        this.accepted = new Connection[size];
         this.peerBye = new boolean[size];
-        random.nextBytes(token);
-        boolean oneNode = true;
-        for (int r = 0; r < size; r++)
-        {
-            oneNode &= context.nodeId(r).equals(context.nodeId(rank));
-        }
-        final InetAddress bind = TcpAddresses.choose(context.params().get(TcpParams.IF), oneNode);
-        try
-        {
-            selector = Selector.open();
-            listener = ServerSocketChannel.open();
-            listener.bind(new InetSocketAddress(bind, 0), size);
-            listener.configureBlocking(false);
-            listener.register(selector, SelectionKey.OP_ACCEPT);
-        }
-        catch (final IOException ex)
-        {
-            throw new MpiException(ErrorClass.ERR_OTHER, "tcp: cannot listen on " + bind.getHostAddress() + ": " + ex.getMessage(), ex);
-        }
-        final Bootstrap bootstrap = context.bootstrap();
-        final InetSocketAddress mine = (InetSocketAddress)listenerAddress();
-        bootstrap.put("tcp." + rank, (mine.getAddress().getHostAddress() + " " + mine.getPort() + " " +
-            HexFormat.of().formatHex(token)).getBytes(StandardCharsets.UTF_8));
-        for (int r = 0; r < size; r++)
-        {
-            if (r != rank)
-            {
-                final String[] parts = new String(bootstrap.get("tcp." + r, context.initTimeoutNs()), StandardCharsets.UTF_8).split(" ");
-                addresses[r] = new InetSocketAddress(parts[0], Integer.parseInt(parts[1]));
-                tokens[r] = HexFormat.of().parseHex(parts[2]);
-            }
-        }
+        this.links = new TcpConnections(this, context);
+        this.selector = links.selector;
         if ("eager".equalsIgnoreCase(context.params().get(TcpParams.CONNECT)))
         {
-            connectEagerly();
-        }
-    }
-
-    /**
-     * {@code jmpi.tcp.connect=eager}: one connection per pair, opened by the lower rank.
-     * <ol>
-     * <li>Connect to every higher rank (this does not wait for them to accept).</li>
-     * <li>Accept and check the HELLOs of every lower rank, within the init timeout; frames behind a HELLO stay
-     * in the socket for {@link #progress}.</li>
-     * </ol>
-     */
-    private void connectEagerly()
-    {
-        for (int r = rank + 1; r < size; r++)
-        {
-            sendVia[r] = connect(r);
-        }
-        final long deadline = System.nanoTime() + context.initTimeoutNs();
-        int missing = rank;
-        while (missing > 0)
-        {
-            acceptAll();
-            for (int i = pending.size() - 1; i >= 0; i--)
-            {
-                final Pending p = pending.get(i);
-                readHello(p.channel.keyFor(selector), p);
-            }
-            expirePending();
-            missing = 0;
-            for (int r = 0; r < rank; r++)
-            {
-                missing += accepted[r] == null ? 1 : 0;
-            }
-            if (missing > 0 && System.nanoTime() - deadline > 0)
-            {
-                throw new MpiException(ErrorClass.ERR_OTHER, "tcp: rank " + rank + " has no connection from " + missing +
-                    " lower rank(s) within the init timeout (jmpi.tcp.connect=eager)");
-            }
-            if (missing > 0)
-            {
-                java.util.concurrent.locks.LockSupport.parkNanos(100_000L);
-            }
-        }
-        for (int r = 0; r < rank; r++)
-        {
-            sendVia[r] = accepted[r];
-        }
-    }
-
-    private java.net.SocketAddress listenerAddress()
-    {
-        try
-        {
-            return listener.getLocalAddress();
-        }
-        catch (final IOException ex)
-        {
-            throw new MpiException(ErrorClass.ERR_OTHER, "tcp: listener has no address: " + ex.getMessage(), ex);
+            links.connectEagerly(sendVia);
         }
     }
 
     /** Connections this rank has (opened or accepted, HELLO checked), for tests. */
     int connectionCount()
     {
-        return connections.size();
+        return links.connections.size();
     }
 
     @Override
@@ -299,7 +148,7 @@ final class TcpTransport implements Transport
         Connection c = sendVia[dstRank];
         if (c == null)
         {
-            c = route(dstRank);
+            c = links.route(dstRank);
             sendVia[dstRank] = c;
         }
         if (c.dead)
@@ -326,21 +175,9 @@ final class TcpTransport implements Transport
         return true;
     }
 
-    /** The connection for the first frame to {@code peer}: one already open (the peer's if it checked), else a new one. */
-    private Connection route(final int peer)
-    {
-        if (opened[peer] != null)
-        {
-            return opened[peer];
-        }
-        if (accepted[peer] != null && !accepted[peer].bye)
-        {
-            return accepted[peer];
-        }
-        return connect(peer);
-    }
 
-    private void makeStage(final Connection c)
+    /** Gives {@code c} its send stage (direct; this transport owns and frees it). */
+    void makeStage(final Connection c)
     {
         c.stage = ByteBuffer.allocateDirect(stageCapacity);
         c.stageView = new UnsafeBuffer(c.stage);
@@ -387,7 +224,7 @@ final class TcpTransport implements Transport
         {
             handler = null;
         }
-        return work + readyWork + expirePending();
+        return work + readyWork + links.expirePending();
     }
 
     private void onReady(final SelectionKey key)
@@ -399,11 +236,11 @@ final class TcpTransport implements Transport
         final Object attachment = key.attachment();
         if (attachment == null)
         {
-            readyWork += acceptAll();
+            readyWork += links.acceptAll();
         }
         else if (attachment instanceof Pending p)
         {
-            readyWork += readHello(key, p);
+            readyWork += links.readHello(key, p);
         }
         else
         {
@@ -412,7 +249,7 @@ final class TcpTransport implements Transport
     }
 
     /** Writes what the socket takes of {@code c}'s stage; true if anything was written. */
-    private boolean flush(final Connection c)
+    boolean flush(final Connection c)
     {
         if (c.stage.position() == 0)
         {
@@ -444,140 +281,6 @@ final class TcpTransport implements Transport
         }
     }
 
-    /**
-     * Opens a connection to {@code peer}, stages its HELLO and registers it for the WELCOME and frames back;
-     * frames may follow the HELLO at once (the peer need not be polling for the connection to be usable).
-     */
-    private Connection connect(final int peer)
-    {
-        final long deadline = System.nanoTime() + Math.min(HANDSHAKE_TIMEOUT_NS, context.initTimeoutNs());
-        try
-        {
-            final SocketChannel ch = SocketChannel.open();
-            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            ch.configureBlocking(false);
-            ch.connect(addresses[peer]);
-            while (!ch.finishConnect())
-            {
-                if (System.nanoTime() > deadline)
-                {
-                    throw new IOException("connect timed out");
-                }
-                acceptAll();
-                Thread.yield();
-            }
-            final byte[] nonce = new byte[NONCE_LENGTH];
-            random.nextBytes(nonce);
-            final Connection c = new Connection(peer, ch, nonce);
-            makeStage(c);
-            c.stage.put(Handshake.hello(rank, peer, nonce, tokens[peer], jobId));
-            ch.register(selector, SelectionKey.OP_READ, c);
-            opened[peer] = c;
-            connections.add(c);
-            flush(c);
-            return c;
-        }
-        catch (final IOException ex)
-        {
-            throw new MpiException(ErrorClass.ERR_OTHER, "tcp: rank " + rank + " cannot connect to rank " + peer + " at " +
-                addresses[peer] + ": " + ex.getMessage(), ex);
-        }
-    }
-
-    private int acceptAll()
-    {
-        int acceptedNow = 0;
-        try
-        {
-            SocketChannel ch;
-            while ((ch = listener.accept()) != null)
-            {
-                ch.configureBlocking(false);
-                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                final Pending p = new Pending(ch, System.nanoTime() + HANDSHAKE_TIMEOUT_NS);
-                ch.register(selector, SelectionKey.OP_READ, p);
-                pending.add(p);
-                acceptedNow++;
-            }
-        }
-        catch (final IOException ex)
-        {
-            System.err.println("jmpi: tcp: rank " + rank + ": accept failed: " + ex.getMessage());
-        }
-        return acceptedNow;
-    }
-
-    /** Reads a pending connection's HELLO; once it checks, the connection is the peer's and gets its WELCOME. */
-    private int readHello(final SelectionKey key, final Pending p)
-    {
-        try
-        {
-            if (p.channel.read(p.hello) < 0)
-            {
-                refuse(key, p, "closed");
-                return 0;
-            }
-            if (p.hello.hasRemaining())
-            {
-                return 0;
-            }
-            final int peer = Handshake.checkHello(p.hello, rank, token, jobId, size);
-            final byte[] nonce = Handshake.nonce(p.hello);
-            if (peer < 0 || peer == rank || accepted[peer] != null || !noncesSeen.add(HexFormat.of().formatHex(nonce)))
-            {
-                refuse(key, p, "refused");
-                return 0;
-            }
-            pending.remove(p);
-            final Connection c = new Connection(peer, p.channel, null);
-            accepted[peer] = c;
-            connections.add(c);
-            key.attach(c);
-            final ByteBuffer welcome = Handshake.welcome(rank, peer, nonce, tokens[peer], jobId);
-            p.channel.write(welcome);
-            if (welcome.hasRemaining())
-            {
-                makeStage(c);
-                c.stage.put(welcome);
-            }
-            return 1;
-        }
-        catch (final IOException ex)
-        {
-            refuse(key, p, ex.getMessage());
-            return 0;
-        }
-    }
-
-    private void refuse(final SelectionKey key, final Pending p, final String why)
-    {
-        pending.remove(p);
-        if (key != null)
-        {
-            key.cancel();
-        }
-        closeQuietly(p.channel);
-        refused++;
-        System.err.println("jmpi: tcp: rank " + rank + " refused a connection (" + why + "; " + refused + " so far)");
-    }
-
-    private int expirePending()
-    {
-        if (pending.isEmpty())
-        {
-            return 0;
-        }
-        final long now = System.nanoTime();
-        for (int i = pending.size() - 1; i >= 0; i--)
-        {
-            final Pending p = pending.get(i);
-            if (now > p.deadlineNs)
-            {
-                refuse(p.channel.keyFor(selector), p, "handshake timed out");
-            }
-        }
-        return 0;
-    }
 
     private int readFrames(final Connection c, final FrameHandler frameHandler)
     {
@@ -598,7 +301,7 @@ final class TcpTransport implements Transport
             {
                 // reset after its BYE: the peer closed with our last bytes unread
                 c.channel.keyFor(selector).cancel();
-                closeQuietly(c.channel);
+                TcpConnections.closeQuietly(c.channel);
                 return 0;
             }
             throw gone(c, ex.getMessage());
@@ -610,23 +313,17 @@ final class TcpTransport implements Transport
                 throw gone(c, "connection closed without BYE");
             }
             c.channel.keyFor(selector).cancel();
-            closeQuietly(c.channel);
+            TcpConnections.closeQuietly(c.channel);
             return 0;
         }
         final int limit = c.buffer.position();
         int at = 0;
         if (!c.welcomed)
         {
-            if (limit < WELCOME_LENGTH)
+            if (!links.welcomed(c, limit))
             {
                 return 0;
             }
-            if (!Handshake.checkWelcome(c.view, 0, c.peer, rank, c.nonce, token, jobId))
-            {
-                throw new MpiException(ErrorClass.ERR_OTHER, "tcp: rank " + rank + "'s connection to rank " + c.peer + " at " +
-                    addresses[c.peer] + " was answered without the peer's WELCOME: not the job's rank, or a corrupt stream");
-            }
-            c.welcomed = true;
             at = WELCOME_LENGTH;
         }
         int frames = 0;
@@ -694,7 +391,7 @@ final class TcpTransport implements Transport
         closed = true;
         final boolean quiet = awaitQuiet();
         final long deadline = System.nanoTime() + CLOSE_FLUSH_NS;
-        for (final Connection c : connections)
+        for (final Connection c : links.connections)
         {
             try
             {
@@ -704,21 +401,9 @@ final class TcpTransport implements Transport
             {
                 // The peer finished first; nothing more to say to it.
             }
-            closeQuietly(c.channel);
+            TcpConnections.closeQuietly(c.channel);
         }
-        for (final Pending p : pending)
-        {
-            closeQuietly(p.channel);
-        }
-        closeQuietly(listener);
-        try
-        {
-            selector.close();
-        }
-        catch (final IOException ex)
-        {
-            // closing anyway
-        }
+        links.close();
         if (quiet)
         {
             freeBuffers();
@@ -748,7 +433,7 @@ final class TcpTransport implements Transport
     /** Frees every connection's stage and receive buffer; the connections keep no reference to them. */
     private void freeBuffers()
     {
-        for (final Connection c : connections)
+        for (final Connection c : links.connections)
         {
             free(c);
         }
@@ -822,15 +507,4 @@ final class TcpTransport implements Transport
         }
     }
 
-    private static void closeQuietly(final java.io.Closeable c)
-    {
-        try
-        {
-            c.close();
-        }
-        catch (final IOException ex)
-        {
-            // closing anyway
-        }
-    }
 }
