@@ -15,9 +15,6 @@ import org.jmpi.transport.verbs.ibv.IbvLibrary;
 import org.jmpi.transport.verbs.ibv.MemoryRegion;
 import org.jmpi.transport.verbs.ibv.NativeBlock;
 import org.jmpi.transport.verbs.ibv.PortAttributes;
-import org.jmpi.transport.verbs.ibv.QueuePair;
-import org.jmpi.transport.verbs.ibv.QueuePairAddress;
-import org.jmpi.transport.verbs.ibv.RecvRequests;
 import org.jmpi.transport.verbs.ibv.SendRequests;
 import org.jmpi.transport.verbs.ibv.VerbsContext;
 import org.jmpi.transport.verbs.ibv.VerbsException;
@@ -45,6 +42,9 @@ import java.security.SecureRandom;
  * extra receive buffer takes it), wait a bounded time for the device's acknowledgements, destroy.</li>
  * </ol>
  *
+ * <p>The queue pairs' set-up, connection and release are {@link VerbsPairs}'; what each polled completion means is
+ * {@link VerbsCompletions}'; this class opens the device, offers frames, drives progress and closes.
+ *
  * <p>Threading: the rank's progress owner only, as the SPI says; {@link #wakeup} is a no-op (the engine polls).
  * The transport owns all its native memory; the device reads and writes it until {@link #close}.
  */
@@ -58,7 +58,6 @@ final class VerbsTransport implements Transport
     static final int MIN_FRAME_LENGTH = 36 * 1024;
     /** Inline data asked of the device per send: core's small frames (an 8-byte message's frame is under 100 bytes). */
     static final int INLINE_BYTES = 128;
-    private static final int ACCESS = Ibv.ACCESS_LOCAL_WRITE | Ibv.ACCESS_REMOTE_WRITE | Ibv.ACCESS_REMOTE_READ | Ibv.ACCESS_REMOTE_ATOMIC;
     private static final long CLOSE_TIMEOUT_NS = 2_000_000_000L;
     private static final int POLL_BATCH = 32;
 
@@ -66,7 +65,6 @@ final class VerbsTransport implements Transport
     private final int size;
     private final int slots;
     private final int frameLength;
-    private final int creditBatch;
     private final VerbsContext device;
     private final CompletionQueue cq;
     private final Peer[] peers;
@@ -75,23 +73,18 @@ final class VerbsTransport implements Transport
     private final MemoryRegion creditMr;
     private final MemoryRegion creditOutMr;
     private final UnsafeBuffer creditView;
-    private final UnsafeBuffer creditOutView;
     private final SendRequests sends;
-    private final RecvRequests recvs = new RecvRequests(1);
     private final WorkCompletions wcs = new WorkCompletions(POLL_BATCH);
     private final VerbsRemoteMemory remoteMemory;
     private final int rmaDepth;
     /** Scatter-gather entries per RDMA WRITE and per RDMA READ ({@code jmpi.verbs.sge}, capped by the device). */
     private final int writeSge;
     private final int readSge;
-    private final int port;
-    private final int timeout;
-    private final int gidIndex;
-    private final byte[] gid;
-    private final PortAttributes portAttributes;
-    private final boolean global;
     private final Connector connector;
-    private ConnectionRecord[] records;
+    /** The queue pairs: set up, connected and released. */
+    private final VerbsPairs pairs;
+    /** What each polled completion means. */
+    private final VerbsCompletions completions;
     /** Peers with frames waiting for their pair to connect. */
     private int pendingPeers;
     private boolean polling;
@@ -112,7 +105,6 @@ final class VerbsTransport implements Transport
             throw new MpiException(ErrorClass.ERR_ARG, "verbs: " + VerbsParams.SLOTS.name() + "=" + slots + " (at least 1), " +
                 VerbsParams.FRAME.name() + "=" + frameLength + " (at least " + MIN_FRAME_LENGTH + ")");
         }
-        this.creditBatch = Math.max(1, slots / 2);
         final int bounceSlots = context.params().getInt(VerbsParams.BOUNCE_SLOTS);
         final int bounceBytes = context.params().getInt(VerbsParams.BOUNCE_BYTES);
         if (bounceSlots < 1 || bounceBytes < 1 || (long)bounceSlots * bounceBytes > Integer.MAX_VALUE)
@@ -120,9 +112,9 @@ final class VerbsTransport implements Transport
             throw new MpiException(ErrorClass.ERR_ARG, "verbs: " + VerbsParams.BOUNCE_SLOTS.name() + "=" + bounceSlots + " and " +
                 VerbsParams.BOUNCE_BYTES.name() + "=" + bounceBytes + ": each at least 1, together under 2 GiB");
         }
-        this.timeout = context.params().getInt(VerbsParams.TIMEOUT);
+        final int timeout = context.params().getInt(VerbsParams.TIMEOUT);
         this.rmaDepth = context.params().getInt(VerbsParams.RMA_DEPTH);
-        this.port = context.params().getInt(VerbsParams.PORT);
+        final int port = context.params().getInt(VerbsParams.PORT);
         final String connect = context.params().get(VerbsParams.CONNECT).trim();
         if (!connect.equals("lazy") && !connect.equals("eager"))
         {
@@ -138,10 +130,10 @@ final class VerbsTransport implements Transport
         }
         try
         {
-            this.portAttributes = device.portAttributes();
-            this.gidIndex = GidChoice.choose(device, context.params().get(VerbsParams.GID_INDEX));
-            this.gid = device.gid(gidIndex);
-            this.global = portAttributes.linkLayer() == Ibv.LINK_LAYER_ETHERNET || !allZero(gid);
+            final PortAttributes portAttributes = device.portAttributes();
+            final int gidIndex = GidChoice.choose(device, context.params().get(VerbsParams.GID_INDEX));
+            final byte[] gid = device.gid(gidIndex);
+            final boolean global = portAttributes.linkLayer() == Ibv.LINK_LAYER_ETHERNET || !allZero(gid);
             final int sge = context.params().getInt(VerbsParams.SGE);
             if (sge < 1)
             {
@@ -162,7 +154,7 @@ final class VerbsTransport implements Transport
             creditMr = device.register(creditBlock, Ibv.ACCESS_LOCAL_WRITE | Ibv.ACCESS_REMOTE_WRITE);
             creditOutMr = device.register(creditOutBlock, Ibv.ACCESS_LOCAL_WRITE);
             creditView = new UnsafeBuffer(creditBlock.address(), creditBlock.lengthBytes());
-            creditOutView = new UnsafeBuffer(creditOutBlock.address(), creditOutBlock.lengthBytes());
+            final UnsafeBuffer creditOutView = new UnsafeBuffer(creditOutBlock.address(), creditOutBlock.lengthBytes());
             final int perPeerCqe = 2 * slots + 3 + rmaDepth;
             cq = device.createCompletionQueue(Math.min(device.device().maxCqe(), Math.max(1, size - 1) * perPeerCqe), null);
             peers = new Peer[size];
@@ -176,7 +168,7 @@ final class VerbsTransport implements Transport
             final Bootstrap bootstrap = context.bootstrap();
             bootstrap.put("verbs." + rank, new ConnectionRecord(portAttributes.lid(), gid, portAttributes.activeMtu(), creditBlock.address(),
                 creditMr.rkey(), connector.address().getAddress().getHostAddress(), connector.address().getPort(), secret).encode());
-            records = new ConnectionRecord[size];
+            final ConnectionRecord[] records = new ConnectionRecord[size];
             for (int r = 0; r < size; r++)
             {
                 if (r != rank)
@@ -186,14 +178,17 @@ final class VerbsTransport implements Transport
                     peers[r].remoteCreditRkey = records[r].creditRkey();
                 }
             }
+            pairs = new VerbsPairs(rank, device, cq, records, slots, frameLength, rmaDepth, writeSge, port, timeout, portAttributes, gidIndex, gid,
+                global);
             connector.start(records);
             remoteMemory = new VerbsRemoteMemory(this, device, rmaDepth, size, context.params().getLong(VerbsParams.RCACHE_BYTES),
                 context.params().getInt(VerbsParams.RCACHE_ENTRIES), bounceSlots, bounceBytes, context.params().get(VerbsParams.ATOMICS));
+            completions = new VerbsCompletions(this, pairs, peers, wcs, sends, remoteMemory, creditOutView, creditOutMr, slots, frameLength);
         }
         catch (final VerbsException ex)
         {
             final MpiException failure = new MpiException(ErrorClass.ERR_OTHER, "verbs: rank " + rank + " cannot set up: " + ex.getMessage(), ex);
-            closeQuietly(device);
+            VerbsPairs.closeQuietly(device, rank);
             throw failure;
         }
         if (connect.equals("eager"))
@@ -237,41 +232,17 @@ final class VerbsTransport implements Transport
 
     /**
      * The connector's threads, holding {@code p}'s lock: the pair's frame buffers (registered), its queue pair in INIT
-     * with every receive buffer posted, and its first PSN. Undone on failure.
+     * with every receive buffer posted, and its first PSN. Undone on failure. See {@link VerbsPairs#setUp}.
      */
     void setUp(final Peer p)
     {
-        try
-        {
-            p.sendBlock = new NativeBlock(slots * frameLength);
-            p.recvBlock = new NativeBlock((slots + 1) * frameLength);
-            p.sendMr = device.register(p.sendBlock, Ibv.ACCESS_LOCAL_WRITE);
-            p.recvMr = device.register(p.recvBlock, Ibv.ACCESS_LOCAL_WRITE);
-            p.sendView = new UnsafeBuffer(p.sendBlock.address(), p.sendBlock.lengthBytes());
-            p.recvView = new UnsafeBuffer(p.recvBlock.address(), p.recvBlock.lengthBytes());
-            p.qp = createQueuePair(slots + 2 + rmaDepth, slots + 1);
-            p.qp.toInit(port, ACCESS);
-            final RecvRequests initial = new RecvRequests(1);
-            for (int slot = 0; slot <= slots; slot++)
-            {
-                postRecv(p, slot, initial);
-            }
-            p.psn = new SecureRandom().nextInt(1 << 24);
-        }
-        catch (final RuntimeException ex)
-        {
-            releasePeer(p);
-            throw ex;
-        }
+        pairs.setUp(p);
     }
 
     /** The connector's threads, holding {@code p}'s lock: RTR and RTS towards the peer's queue pair {@code qpn}, first PSN {@code psn}. */
     void connect(final Peer p, final int qpn, final int remotePsn)
     {
-        final ConnectionRecord theirs = records[p.rank];
-        p.qp.connect(port, global ? gidIndex : -1, Math.min(portAttributes.activeMtu(), theirs.mtu()), ACCESS,
-            Math.max(1, Math.min(device.device().maxQpRdAtomic(), 16)), new QueuePairAddress(p.qp.qpNumber(), portAttributes.lid(), gid, p.psn),
-            new QueuePairAddress(qpn, theirs.lid(), theirs.gid(), remotePsn), timeout);
+        pairs.connect(p, qpn, remotePsn);
     }
 
     /**
@@ -302,22 +273,6 @@ final class VerbsTransport implements Transport
         return false;
     }
 
-    /**
-     * A queue pair whose small frames go inline (the device copies them at post time, saving it a DMA read
-     * of the slot): {@link #INLINE_BYTES} asked for, what the device grants used; without inline support, none.
-     */
-    private QueuePair createQueuePair(final int maxSendWr, final int maxRecvWr)
-    {
-        try
-        {
-            return device.createQueuePair(cq, cq, maxSendWr, maxRecvWr, writeSge, INLINE_BYTES);
-        }
-        catch (final VerbsException ex)
-        {
-            return device.createQueuePair(cq, cq, maxSendWr, maxRecvWr, writeSge, 0);
-        }
-    }
-
     private static boolean allZero(final byte[] gid)
     {
         for (final byte b : gid)
@@ -328,17 +283,6 @@ final class VerbsTransport implements Transport
             }
         }
         return true;
-    }
-
-    private void postRecv(final Peer p, final int slot, final RecvRequests requests)
-    {
-        requests.prepare(0, WorkRequestIds.of(WorkRequestIds.RECV, p.rank, slot), p.recvMr.address() + (long)slot * frameLength, frameLength,
-            p.recvMr.lkey());
-        final int rc = p.qp.post(requests, 0, 1);
-        if (rc != 0)
-        {
-            throw new MpiException(ErrorClass.ERR_INTERN, "verbs: rank " + rank + " cannot post a receive for rank " + p.rank + " (errno " + rc + ")");
-        }
     }
 
     @Override
@@ -533,7 +477,7 @@ final class VerbsTransport implements Transport
                 polled = cq.poll(wcs, POLL_BATCH);
                 for (int i = 0; i < polled; i++)
                 {
-                    work += complete(i, handler);
+                    work += completions.complete(i, handler);
                 }
             }
             while (polled == POLL_BATCH);
@@ -553,152 +497,14 @@ final class VerbsTransport implements Transport
         }
     }
 
-    /**
-     * Handles completion {@code i}; returns the work it was for the caller: a frame delivered, a put or get completed, or
-     * a send slot freed while every slot was taken (an offer may have been refused). The device's acknowledgements of
-     * frames, credit updates and BYEs are bookkeeping: they arrive whenever the device gets to them, also long after the
-     * last frame, and counting them would make an idle transport look busy.
-     */
-    private int complete(final int i, final FrameHandler handler)
+    /** Whether {@link #close} (or {@link #abandon}) began: failed requests are then the pairs going away. */
+    boolean closed()
     {
-        final long wrId = wcs.wrId(i);
-        final int kind = WorkRequestIds.kind(wrId);
-        final Peer p = peers[WorkRequestIds.peer(wrId)];
-        if (!p.connected && p.state == Peer.CONNECTED)
-        {
-            p.connected = true; // the volatile read publishes the connector's writes to this thread
-        }
-        final int status = wcs.status(i);
-        if (status != Ibv.WC_SUCCESS)
-        {
-            failed(p, kind, WorkRequestIds.index(wrId), status);
-            return kind == WorkRequestIds.RMA || kind == WorkRequestIds.BOUNCE ? 1 : 0; // a failed put or get completed its request
-        }
-        return switch (kind)
-        {
-            case WorkRequestIds.RECV ->
-            {
-                final int slot = WorkRequestIds.index(wrId);
-                final int immediate = wcs.immediate(i);
-                if (immediate == IMM_BYE)
-                {
-                    p.byeReceived = true;
-                    yield 0;
-                }
-                if (immediate == IMM_STAGED)
-                {
-                    remoteMemory.staged().onMessage(p.rank, p.recvView, slot * frameLength, wcs.byteLength(i));
-                }
-                else
-                {
-                    handler.onFrame(p.rank, p.recvView, slot * frameLength, wcs.byteLength(i));
-                }
-                postRecv(p, slot, recvs);
-                p.consumed++;
-                returnCredits(p);
-                yield 1;
-            }
-            case WorkRequestIds.SEND ->
-            {
-                final boolean slotsWereFull = p.sent - p.sendCompleted >= slots;
-                p.sendCompleted++;
-                yield slotsWereFull ? 1 : 0;
-            }
-            case WorkRequestIds.CREDIT ->
-            {
-                p.creditInFlight = false;
-                returnCredits(p);
-                yield 0;
-            }
-            case WorkRequestIds.BYE ->
-            {
-                p.byeAcked = true;
-                yield 0;
-            }
-            case WorkRequestIds.RMA ->
-            {
-                p.rmaInFlight--;
-                remoteMemory.staged().onDirectComplete(WorkRequestIds.index(wrId), null);
-                yield 1;
-            }
-            case WorkRequestIds.BOUNCE ->
-            {
-                p.rmaInFlight--;
-                remoteMemory.staged().onBounceComplete(WorkRequestIds.index(wrId), null);
-                yield 1;
-            }
-            default -> throw new MpiException(ErrorClass.ERR_INTERN, "verbs: completion of unknown kind " + kind + " on rank " + rank);
-        };
+        return closed;
     }
 
-    /** Writes {@code p}'s consumed count into its credit word for this rank, when a batch is due and none is in flight. */
-    private void returnCredits(final Peer p)
-    {
-        if (p.creditInFlight || p.byeReceived || p.failed || p.consumed - p.creditWritten < creditBatch)
-        {
-            return;
-        }
-        final int at = Long.BYTES * p.rank;
-        creditOutView.putLong(at, p.consumed);
-        sends.prepareRdma(0, WorkRequestIds.of(WorkRequestIds.CREDIT, p.rank, 0), false, creditOutMr.address() + at, Long.BYTES,
-            creditOutMr.lkey(), p.remoteCreditAddress, p.remoteCreditRkey, Ibv.SEND_SIGNALED);
-        post(p, "credits");
-        p.creditWritten = p.consumed;
-        p.creditInFlight = true;
-    }
-
-    /**
-     * A work request of {@code p} failed. After the peer's BYE (or while closing) that is its queue pair going
-     * away. A failed put or get is reported to its caller (a wrong key: remote access error) and leaves the
-     * queue pair in error, so later frames to the peer fail in {@link #offer}. Anything else is the peer's
-     * death, thrown once (the requests flushed after it are its echo).
-     */
-    private void failed(final Peer p, final int kind, final int index, final int status)
-    {
-        final boolean rma = kind == WorkRequestIds.RMA || kind == WorkRequestIds.BOUNCE;
-        if (rma)
-        {
-            p.rmaInFlight--;
-            final MpiException failure = new MpiException(ErrorClass.ERR_OTHER,
-                "verbs: put/get to rank " + p.rank + " failed: " + Ibv.wcStatus(status) + " (seen by rank " + rank + ")");
-            if (kind == WorkRequestIds.RMA)
-            {
-                remoteMemory.staged().onDirectComplete(index, failure);
-            }
-            else
-            {
-                remoteMemory.staged().onBounceComplete(index, failure);
-            }
-        }
-        if (p.byeReceived || closed)
-        {
-            return;
-        }
-        final boolean first = !p.failed;
-        p.failed = true;
-        if (rma && first)
-        {
-            return;
-        }
-        if (first || status != Ibv.WC_WR_FLUSH_ERR)
-        {
-            throw gone(p, Ibv.wcStatus(status) + " on a " + kindName(kind));
-        }
-    }
-
-    private static String kindName(final int kind)
-    {
-        return switch (kind)
-        {
-            case WorkRequestIds.RECV -> "receive";
-            case WorkRequestIds.SEND -> "frame";
-            case WorkRequestIds.CREDIT -> "credit update";
-            case WorkRequestIds.BYE -> "BYE";
-            default -> "put/get";
-        };
-    }
-
-    private MpiException gone(final Peer p, final String why)
+    /** The death of {@code p}'s rank, ERR_OTHER naming it and why. */
+    MpiException gone(final Peer p, final String why)
     {
         return new MpiException(ErrorClass.ERR_OTHER, "verbs: rank " + p.rank + " is gone (" + why + ", seen by rank " + rank + ")");
     }
@@ -785,51 +591,16 @@ final class VerbsTransport implements Transport
         {
             if (p != null)
             {
-                releasePeer(p);
+                pairs.releasePeer(p);
             }
         }
-        closeQuietly(cq);
-        closeQuietly(creditMr);
-        closeQuietly(creditOutMr);
-        closeQuietly(device);
+        VerbsPairs.closeQuietly(cq, rank);
+        VerbsPairs.closeQuietly(creditMr, rank);
+        VerbsPairs.closeQuietly(creditOutMr, rank);
+        VerbsPairs.closeQuietly(device, rank);
         // The device is closed: nothing touches the buffers any more; free them now rather than at some GC.
         creditBlock.free();
         creditOutBlock.free();
     }
 
-    /** Destroys {@code p}'s queue pair and frame buffers, whatever of them exists. */
-    private void releasePeer(final Peer p)
-    {
-        closeQuietly(p.qp);
-        closeQuietly(p.sendMr);
-        closeQuietly(p.recvMr);
-        if (p.sendBlock != null)
-        {
-            p.sendBlock.free();
-        }
-        if (p.recvBlock != null)
-        {
-            p.recvBlock.free();
-        }
-        p.qp = null;
-        p.sendMr = null;
-        p.recvMr = null;
-        p.sendBlock = null;
-        p.recvBlock = null;
-    }
-
-    private void closeQuietly(final AutoCloseable c)
-    {
-        try
-        {
-            if (c != null)
-            {
-                c.close();
-            }
-        }
-        catch (final Exception ex)
-        {
-            System.err.println("jmpi: verbs: rank " + rank + ": " + ex.getMessage());
-        }
-    }
 }
