@@ -29,13 +29,13 @@ import org.jmpi.internal.runtime.RankRuntime;
  *
  * <p><b>Threading</b>: as the rank's {@link ThreadLevel}; with MULTIPLE any thread may call, including threads
  * that did not inherit anything from the rank's main thread (pools, the common fork-join pool).
- *
- * <p>The calls are written in layers, one concern each (package-private, all seen here): checks and error routing
- * ({@code CommBase}), point-to-point ({@code CommPointToPoint}), collectives ({@code CommCollectives}); this class
- * holds the constants, the communicator's identity, management, attributes and info.
  */
 public abstract sealed class Comm extends CommCollectives permits Intracomm, Intercomm
 {
+    // The calls are written in package-private layers, one concern each, all public here: checks and error routing
+    // (CommBase), point-to-point (CommPointToPoint), collectives (CommCollectives); this class holds the constants,
+    // the communicator's identity, management, attributes and info.
+
     /** Wildcard source for receives and probes. */
     public static final int ANY_SOURCE = -1;
 
