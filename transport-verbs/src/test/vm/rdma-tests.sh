@@ -43,7 +43,7 @@ contract() {
 axis() {
   local selected=("$@")
   [ ${#selected[@]} -gt 0 ] || selected=('pattern:org\.jmpi\.PointToPoint.*Test' 'pattern:org\.jmpi\.internal\.pt2pt\..*Test' \
-    'pattern:org\.jmpi\.internal\.rma\..*Test' 'pattern:org\.jmpi\.coll\.CollectivesTest')
+    'pattern:org\.jmpi\.internal\.rma\..*Test' 'pattern:org\.jmpi\.coll\.(Reduction)?CollectivesTest')
   run -Djmpi.transports=verbs,jvm -Djmpi.jvm.isolate=true -cp "$cp" org.jmpi.transport.verbs.VmTestRunner "${selected[@]}"
 }
 perftest() { # TOOL ARGS...: server and client on rxe0 in this VM; prints the client's result line
