@@ -47,6 +47,10 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
     String errorDetail;
     /** Whether the matched message was eager (its payload unpacked from a frame or an unexpected copy). */
     boolean eager;
+    /** The on-line path check timing this receive ({@link PathSelector#timed}), or null; its path and start. */
+    PathTrials trials;
+    int trialPath;
+    long trialStartNs;
 
     /** The posted-list entry of a receive. */
     static final class Posted extends MatchEntry
@@ -116,6 +120,7 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
         error = ErrorClass.SUCCESS;
         errorDetail = null;
         eager = false;
+        trials = null;
     }
 
     /**

@@ -1,0 +1,272 @@
+package org.jmpi.internal.pt2pt;
+
+import java.util.Arrays;
+
+/**
+ * The on-line check of the cost model's choice (issue 11, point 5; docs/pvas.md, "Session 12: the on-line choice"):
+ * for one repeated message (a key of the receiver's, {@link PathSelector}), the candidate paths are tried in turn on
+ * the first messages and the fastest by the median of its samples is kept; after a number of messages that doubles
+ * while the choice holds, the candidates are tried again, so a phase change is caught. This is what a tuned
+ * collective does with its algorithms, applied to the model's direct-versus-staged choice, which no static
+ * calibration of this machine has got right (docs/pvas.md, sessions 8-11).
+ *
+ * <p>Pure logic: the caller times the messages and reports the durations ({@link #record}); nothing here reads a
+ * clock. Once decided, {@link #next} costs a counter increment and a comparison, and {@link #timing} is false: no
+ * clock read, no allocation per message.
+ *
+ * <p>Candidates are path codes: {@link #DIRECT} (the direct copy as offered, packed at send or not), {@link #UNPACKED}
+ * (the direct copy of a sender asked not to pack at send) and a positive fragment payload (the staged pipeline with
+ * that fragment size). The first is the model's choice, which the first message of the key took.
+ *
+ * <p>Threading: not thread-safe; the receiver's engine thread.
+ */
+final class PathTrials
+{
+    /** Candidate code: the direct copy of what the sender offered. */
+    static final int DIRECT = 0;
+    /** Candidate code: the direct copy, the sender asked not to pack at send. */
+    static final int UNPACKED = -1;
+
+    private final int samples;
+    private final long firstRecheck;
+    private final long maxRecheck;
+    private final int[] candidates;
+    /** Per candidate, its samples of the current round (ns), {@link #samples} slots each. */
+    private final long[] durations;
+    private final int[] counts;
+    private final long[] scratch;
+    private boolean trying;
+    private int chosen;
+    private long sinceChoice;
+    private long recheckAfter;
+    private int rounds;
+    private int changes;
+    private long roundMessages;
+    /** During a round: the candidate whose turn is next (round robin over those that still owe samples). */
+    private int turn;
+
+    /**
+     * @param candidates   the paths to try, the model's choice first (distinct codes)
+     * @param samples      samples per candidate per round (at least 1; the median decides, so 3 or more bear an outlier)
+     * @param firstRecheck messages after a choice before the first re-check (0: never re-check)
+     * @param maxRecheck   the longest interval between re-checks (the interval doubles while the choice holds)
+     * @param firstSample  the duration of the key's first message, which took {@code candidates[0]}; negative: none
+     */
+    PathTrials(final int[] candidates, final int samples, final long firstRecheck, final long maxRecheck, final long firstSample)
+    {
+        if (candidates.length == 0 || samples < 1)
+        {
+            throw new IllegalArgumentException("candidates " + Arrays.toString(candidates) + ", samples " + samples);
+        }
+        this.candidates = candidates.clone();
+        this.samples = samples;
+        this.firstRecheck = firstRecheck;
+        this.maxRecheck = Math.max(firstRecheck, maxRecheck);
+        this.durations = new long[candidates.length * samples];
+        this.counts = new int[candidates.length];
+        this.scratch = new long[samples];
+        this.chosen = candidates[0];
+        this.recheckAfter = firstRecheck;
+        this.trying = candidates.length > 1;
+        if (trying && firstSample >= 0)
+        {
+            record(candidates[0], firstSample);
+            turn = advance(0);
+        }
+    }
+
+    /**
+     * The path for the next message: during a round, the candidates in turn (the model's first) while they owe samples;
+     * else the one chosen. Counts the message towards the next re-check.
+     */
+    int next()
+    {
+        if (!trying)
+        {
+            if (firstRecheck > 0 && ++sinceChoice >= recheckAfter)
+            {
+                startRound();
+            }
+            else
+            {
+                return chosen;
+            }
+        }
+        if (++roundMessages > 2L * samples * candidates.length)
+        {
+            // A candidate that never came (a sender that could not pack at send, say): decide on what was measured.
+            decide();
+            return chosen;
+        }
+        if (counts[turn] >= samples)
+        {
+            turn = advance(turn);
+        }
+        final int path = candidates[turn];
+        turn = advance(turn);
+        return path;
+    }
+
+    /** The next candidate after {@code from}, in turn, that still owes samples ({@code from} when none does). */
+    private int advance(final int from)
+    {
+        for (int k = 1; k <= candidates.length; k++)
+        {
+            final int i = (from + k) % candidates.length;
+            if (counts[i] < samples)
+            {
+                return i;
+            }
+        }
+        return from;
+    }
+
+    /** The path {@link #next} would give now, without counting a message. */
+    int upcoming()
+    {
+        return !trying ? chosen : candidates[counts[turn] < samples ? turn : advance(turn)];
+    }
+
+    /** Whether messages are being timed now (a round is on): only then does the caller read the clock. */
+    boolean timing()
+    {
+        return trying;
+    }
+
+    /**
+     * A timed message that took {@code candidate} (which may differ from what {@link #next} said: a sender that had
+     * already packed) ran for {@code ns}. Ends the round once every candidate has its samples.
+     */
+    void record(final int candidate, final long ns)
+    {
+        if (!trying)
+        {
+            return;
+        }
+        final int i = indexOf(candidate);
+        if (i < 0 || counts[i] >= samples)
+        {
+            return;
+        }
+        durations[i * samples + counts[i]++] = ns;
+        for (final int c : counts)
+        {
+            if (c < samples)
+            {
+                return;
+            }
+        }
+        decide();
+    }
+
+    private void decide()
+    {
+        int best = 0;
+        long bestNs = Long.MAX_VALUE;
+        for (int i = 0; i < candidates.length; i++)
+        {
+            if (counts[i] == 0)
+            {
+                continue;
+            }
+            final long m = median(i);
+            if (m < bestNs)
+            {
+                bestNs = m;
+                best = i;
+            }
+        }
+        final int previous = chosen;
+        if (bestNs != Long.MAX_VALUE)
+        {
+            chosen = candidates[best];
+        }
+        if (rounds > 0 && chosen == previous)
+        {
+            recheckAfter = Math.min(maxRecheck, recheckAfter * 2);
+        }
+        else
+        {
+            recheckAfter = firstRecheck;
+        }
+        if (chosen != previous)
+        {
+            changes++;
+        }
+        rounds++;
+        trying = false;
+        sinceChoice = 0;
+    }
+
+    private void startRound()
+    {
+        Arrays.fill(counts, 0);
+        roundMessages = 0;
+        turn = 0;
+        trying = true;
+        sinceChoice = 0;
+    }
+
+    /** The median of candidate {@code i}'s samples (the lower middle for an even count). */
+    private long median(final int i)
+    {
+        final int n = counts[i];
+        System.arraycopy(durations, i * samples, scratch, 0, n);
+        Arrays.sort(scratch, 0, n);
+        return scratch[(n - 1) / 2];
+    }
+
+    private int indexOf(final int candidate)
+    {
+        for (int i = 0; i < candidates.length; i++)
+        {
+            if (candidates[i] == candidate)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Whether {@code candidate} is among this key's candidates. */
+    boolean has(final int candidate)
+    {
+        return indexOf(candidate) >= 0;
+    }
+
+    /** The path chosen by the last round (the model's before any round ended). */
+    int chosen()
+    {
+        return chosen;
+    }
+
+    /** Rounds of trials ended. */
+    int rounds()
+    {
+        return rounds;
+    }
+
+    /** Rounds that changed the path chosen before them (the first one: when it overruled the model). */
+    int changes()
+    {
+        return changes;
+    }
+
+    /** Messages until the next re-check once decided. */
+    long recheckAfter()
+    {
+        return recheckAfter;
+    }
+
+    /** The candidates, the model's first. */
+    int[] candidates()
+    {
+        return candidates.clone();
+    }
+
+    /** A candidate code as text: direct, direct-unpacked, staged-N. */
+    static String name(final int candidate)
+    {
+        return candidate == DIRECT ? "direct" : candidate == UNPACKED ? "direct-unpacked" : "staged-" + candidate;
+    }
+}
