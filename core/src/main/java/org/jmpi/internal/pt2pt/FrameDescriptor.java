@@ -16,8 +16,7 @@ import java.nio.ByteOrder;
  *  +---------------+---------------+-------------------------------+
  *     flags: EAGER FLAG_SYNC; RTS FLAG_PACKED (the offer is a staging buffer packed at send); CTS and FIN
  *     FLAG_PACK_OFF / FLAG_PACK_ON (the receiver's wish for the sender's next message of this layout).
- *     reserved: RTS of a message packed at send, the packing's time in PACK_TICK_NS units (saturating);
- *     CTS, the fragment payload the receiver asks for in FRAGMENT_UNIT units (0: the sender chooses).
+ *     reserved: CTS, the fragment payload the receiver asks for in FRAGMENT_UNIT units (0: the sender chooses).
  *     Both are the on-line check of the path choice (PathSelector, PathTrials); 0 elsewhere.
  *  |      credits: eager-window bytes returned to this frame's      |  4
  *  |      receiver (piggy-backed flow control)                      |
@@ -101,8 +100,6 @@ public final class FrameDescriptor
     public static final byte FLAG_PACK_OFF = 4;
     /** CTS/FIN flag: the receiver leaves packing the next message of this layout to the sender's model again. */
     public static final byte FLAG_PACK_ON = 8;
-    /** Unit of an RTS's packing time in the reserved field (ns). */
-    public static final int PACK_TICK_NS = 16;
     /** Unit of a CTS's fragment payload in the reserved field (bytes). */
     public static final int FRAGMENT_UNIT = 32;
 

@@ -85,7 +85,6 @@ final class FrameEncoder implements FrameWriter
         else if (type == TYPE_RTS && send.staging != null)
         {
             flags = FLAG_PACKED;
-            reserved = (short)Math.min(0xFFFF, send.packNs / PACK_TICK_NS);
         }
         else if (type == TYPE_CTS || type == TYPE_FIN)
         {

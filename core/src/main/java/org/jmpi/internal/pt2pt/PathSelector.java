@@ -303,15 +303,7 @@ final class PathSelector
         {
             return false;
         }
-        if (trialSamples == 0)
-        {
-            return packing.pack(s, ch, model, maxPayload(ch.fastFrameLength));
-        }
-        // Timed for the receiver's on-line check (the RTS carries it): a clock read is small beside a pack.
-        final long start = System.nanoTime();
-        final boolean packed = packing.pack(s, ch, model, maxPayload(ch.fastFrameLength));
-        s.packNs = System.nanoTime() - start;
-        return packed;
+        return packing.pack(s, ch, model, maxPayload(ch.fastFrameLength));
     }
 
     /** Sender: the FIN or CTS of {@code s} came: its staging buffer, if any, may serve the next message. */
@@ -377,8 +369,8 @@ final class PathSelector
      * path. {@link PathTrials#DIRECT} (or {@link PathTrials#UNPACKED}, the same for this message) takes the direct copy;
      * a positive value stages it, in fragments of that payload, or of the sender's choice for {@link #STAGED_BY_SENDER}.
      * Under {@code auto} with the on-line check on, a repeated message (same pair, tag, receive layout and size) tries
-     * the candidate paths on its first messages and keeps the fastest ({@link PathTrials}); this receive is then timed
-     * until {@link #timed}. Counts a refusal of the direct copy.
+     * the candidate paths on its first messages and keeps the fastest ({@link PathTrials}); while it does, this receive's
+     * completion is timed ({@link #timed}). Counts a refusal of the direct copy.
      */
     int choose(final RecvRequestImpl r, final PeerChannel ch, final PeerCopyPath.Arrival a, final long bytes)
     {
@@ -399,8 +391,6 @@ final class PathSelector
         {
             r.trials = t;
             r.trialPath = path;
-            // A message packed at send was packed before its RTS: the packing counts to its path.
-            r.trialStartNs = System.nanoTime() - Math.max(0, a.packNs());
         }
         if (path > 0)
         {
@@ -427,7 +417,7 @@ final class PathSelector
             {
                 trials.clear();
             }
-            t = new PathTrials(candidates(context, ch, a, r.convertor.stats(), bytes), trialSamples, trialRecheck, 64 * trialRecheck, -1);
+            t = new PathTrials(candidates(context, ch, a, r.convertor.stats(), bytes), trialSamples, trialRecheck, 64 * trialRecheck);
             trials.put(key, t);
             trialKeys++;
         }
@@ -501,14 +491,14 @@ final class PathSelector
         return list.stream().distinct().mapToInt(Integer::intValue).toArray();
     }
 
-    /** Receiver: the timed receive {@code r} (if the on-line check times it) is complete: its path's sample. */
+    /** Receiver: the receive {@code r} is complete; if the on-line check times it, the time goes to its key. */
     void timed(final RecvRequestImpl r)
     {
         final PathTrials t = r.trials;
         if (t != null)
         {
             r.trials = null;
-            t.record(r.trialPath, System.nanoTime() - r.trialStartNs);
+            t.completed(r.trialPath, System.nanoTime());
         }
     }
 

@@ -10,9 +10,9 @@ import java.util.Arrays;
  * collective does with its algorithms, applied to the model's direct-versus-staged choice, which no static
  * calibration of this machine has got right (docs/pvas.md, sessions 8-11).
  *
- * <p>Pure logic: the caller times the messages and reports the durations ({@link #record}); nothing here reads a
- * clock. Once decided, {@link #next} costs a counter increment and a comparison, and {@link #timing} is false: no
- * clock read, no allocation per message.
+ * <p>Pure logic: the caller reads the clock when a timed message completes and reports it ({@link #completed}); nothing
+ * here reads a clock. Once decided, {@link #next} costs a counter increment and a comparison, and {@link #timing} is
+ * false: no clock read, no allocation per message.
  *
  * <p>Candidates are path codes: {@link #DIRECT} (the direct copy as offered, packed at send or not), {@link #UNPACKED}
  * (the direct copy of a sender asked not to pack at send) and a positive fragment payload (the staged pipeline with
@@ -26,6 +26,8 @@ final class PathTrials
     static final int DIRECT = 0;
     /** Candidate code: the direct copy, the sender asked not to pack at send. */
     static final int UNPACKED = -1;
+    /** Messages per turn of a candidate: the first starts the period the second's completion ends. */
+    static final int HOLD = 2;
 
     private final int samples;
     private final long firstRecheck;
@@ -44,15 +46,20 @@ final class PathTrials
     private long roundMessages;
     /** During a round: the candidate whose turn is next (round robin over those that still owe samples). */
     private int turn;
+    /** During a round: the candidate of the current turn, and how many of the turn's {@link #HOLD} messages were given. */
+    private int block;
+    private int held;
+    /** The path and completion time of the key's previous timed message (0: none). */
+    private int lastPath = Integer.MIN_VALUE;
+    private long lastNs;
 
     /**
      * @param candidates   the paths to try, the model's choice first (distinct codes)
      * @param samples      samples per candidate per round (at least 1; the median decides, so 3 or more bear an outlier)
      * @param firstRecheck messages after a choice before the first re-check (0: never re-check)
      * @param maxRecheck   the longest interval between re-checks (the interval doubles while the choice holds)
-     * @param firstSample  the duration of the key's first message, which took {@code candidates[0]}; negative: none
      */
-    PathTrials(final int[] candidates, final int samples, final long firstRecheck, final long maxRecheck, final long firstSample)
+    PathTrials(final int[] candidates, final int samples, final long firstRecheck, final long maxRecheck)
     {
         if (candidates.length == 0 || samples < 1)
         {
@@ -68,16 +75,11 @@ final class PathTrials
         this.chosen = candidates[0];
         this.recheckAfter = firstRecheck;
         this.trying = candidates.length > 1;
-        if (trying && firstSample >= 0)
-        {
-            record(candidates[0], firstSample);
-            turn = advance(0);
-        }
     }
 
     /**
-     * The path for the next message: during a round, the candidates in turn (the model's first) while they owe samples;
-     * else the one chosen. Counts the message towards the next re-check.
+     * The path for the next message: during a round, the candidates in turn (the model's first), {@link #HOLD} messages
+     * each, while they owe samples; else the one chosen. Counts the message towards the next re-check.
      */
     int next()
     {
@@ -92,19 +94,37 @@ final class PathTrials
                 return chosen;
             }
         }
-        if (++roundMessages > 2L * samples * candidates.length)
+        if (++roundMessages > 2L * HOLD * samples * candidates.length)
         {
             // A candidate that never came (a sender that could not pack at send, say): decide on what was measured.
             decide();
             return chosen;
         }
-        if (counts[turn] >= samples)
+        if (held == 0)
         {
-            turn = advance(turn);
+            block = counts[turn] < samples ? turn : advance(turn);
+            turn = advance(block);
         }
-        final int path = candidates[turn];
-        turn = advance(turn);
-        return path;
+        held = (held + 1) % HOLD;
+        return candidates[block];
+    }
+
+    /**
+     * A timed message that took {@code candidate} completed at {@code nowNs}: the time since the key's previous
+     * message completed is a sample of {@code candidate} when that one took the same path. Within a turn both messages
+     * took it, so the sample is one period of the repeated message: in an exchange, the whole round trip, the reply
+     * included (which the peer's own check chooses; for a symmetric exchange the two ranks' checks run in step, so the
+     * reply took the same candidate). What the receiver alone sees (from the match to its completion) missed the costs a
+     * direct copy leaves to the other side: the cache lines it took from the peer's core.
+     */
+    void completed(final int candidate, final long nowNs)
+    {
+        if (trying && candidate == lastPath && lastNs != 0)
+        {
+            record(candidate, nowNs - lastNs);
+        }
+        lastPath = candidate;
+        lastNs = trying ? nowNs : 0;
     }
 
     /** The next candidate after {@code from}, in turn, that still owes samples ({@code from} when none does). */
@@ -124,7 +144,7 @@ final class PathTrials
     /** The path {@link #next} would give now, without counting a message. */
     int upcoming()
     {
-        return !trying ? chosen : candidates[counts[turn] < samples ? turn : advance(turn)];
+        return !trying ? chosen : held > 0 ? candidates[block] : candidates[counts[turn] < samples ? turn : advance(turn)];
     }
 
     /** Whether messages are being timed now (a round is on): only then does the caller read the clock. */
@@ -134,8 +154,8 @@ final class PathTrials
     }
 
     /**
-     * A timed message that took {@code candidate} (which may differ from what {@link #next} said: a sender that had
-     * already packed) ran for {@code ns}. Ends the round once every candidate has its samples.
+     * A sample of {@code ns} for {@code candidate} (which may differ from what {@link #next} said: a sender that had
+     * already packed). Ends the round once every candidate has its samples.
      */
     void record(final int candidate, final long ns)
     {
@@ -203,6 +223,8 @@ final class PathTrials
         Arrays.fill(counts, 0);
         roundMessages = 0;
         turn = 0;
+        held = 0;
+        lastNs = 0;
         trying = true;
         sinceChoice = 0;
     }

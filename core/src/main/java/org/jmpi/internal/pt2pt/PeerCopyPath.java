@@ -23,16 +23,9 @@ import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
  */
 final class PeerCopyPath implements RendezvousPath
 {
-    /**
-     * What the receiver keeps of an RTS until it matches; {@code packNs} is the sender's packing time of a message
-     * packed at send ({@link FrameDescriptor#FLAG_PACKED}), else -1.
-     */
-    record Arrival(long handle, long elementOffset, long count, Datatype type, long packNs)
+    /** What the receiver keeps of an RTS until it matches; {@code packed}: a staging buffer packed at send ({@link FrameDescriptor#FLAG_PACKED}). */
+    record Arrival(long handle, long elementOffset, long count, Datatype type, boolean packed)
     {
-        boolean packed()
-        {
-            return packNs >= 0;
-        }
     }
 
     private final Protocol protocol;
@@ -153,8 +146,7 @@ final class PeerCopyPath implements RendezvousPath
         final boolean packed = (buffer.getByte(base + FLAGS_OFFSET) & FLAG_PACKED) != 0;
         return new Arrival(buffer.getLong(base + PEER_HANDLE_OFFSET, BYTE_ORDER),
             buffer.getLong(base + PEER_ELEMENT_OFFSET_OFFSET, BYTE_ORDER),
-            buffer.getLong(base + PEER_COUNT_OFFSET, BYTE_ORDER), type,
-            packed ? (long)(buffer.getShort(base + RESERVED_OFFSET, BYTE_ORDER) & 0xFFFF) * PACK_TICK_NS : -1);
+            buffer.getLong(base + PEER_COUNT_OFFSET, BYTE_ORDER), type, packed);
     }
 
     @Override

@@ -47,10 +47,9 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
     String errorDetail;
     /** Whether the matched message was eager (its payload unpacked from a frame or an unexpected copy). */
     boolean eager;
-    /** The on-line path check timing this receive ({@link PathSelector#timed}), or null; its path and start. */
+    /** The on-line path check timing this receive's completion ({@link PathSelector#timed}), or null, and its path. */
     PathTrials trials;
     int trialPath;
-    long trialStartNs;
 
     /** The posted-list entry of a receive. */
     static final class Posted extends MatchEntry

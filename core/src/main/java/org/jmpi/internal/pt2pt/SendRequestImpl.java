@@ -55,8 +55,6 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
     PublishedTypes.Ref typeRef;
     /** Pack at send ({@link SendPacking}): the staging buffer the RTS offers instead of {@link #view}, or null. */
     Object staging;
-    /** Pack at send: how long the packing took (ns), which the RTS tells the receiver's on-line path check. */
-    long packNs;
     long id;
     long receiverRequest;
     long acceptBytes;
@@ -124,7 +122,6 @@ final class SendRequestImpl extends RequestImpl implements Outbound, Runnable
         wireLength = 0;
         typeRef = null;
         staging = null;
-        packNs = 0;
         id = 0;
         receiverRequest = 0;
         acceptBytes = 0;

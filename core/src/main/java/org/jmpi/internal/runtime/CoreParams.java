@@ -25,7 +25,7 @@ public final class CoreParams
     public static final ParamSpec PVAS_CALIBRATION = new ParamSpec("jmpi.pvas.calibration", "startup", "path",
         "Where pvas.mode=auto takes its cost model from: 'startup' measures it at init (a few ms per rank with a peer it " +
         "reaches by peer memory), otherwise a file written by 'jmpirun --calibrate' (docs/pvas.md).");
-    public static final ParamSpec PVAS_ONLINE_SAMPLES = new ParamSpec("jmpi.pvas.online.samples", "5", "messages",
+    public static final ParamSpec PVAS_ONLINE_SAMPLES = new ParamSpec("jmpi.pvas.online.samples", "4", "messages",
         "pvas.mode=auto: the on-line check of the cost model's choice. A message repeated between the same two ranks (same " +
         "communicator, tag, receive layout and size) tries the direct copy and the staged pipeline at the model's fragment " +
         "size and its neighbours on its first messages, this many each, and keeps the fastest by the median; 0 turns the " +

@@ -7,19 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The on-line check's selection logic, fed durations as a fake clock would give them. */
+/** The on-line check's selection logic, driven by a fake clock. */
 class PathTrialsTest
 {
     private static final int STAGED_4K = 4096;
     private static final int STAGED_8K = 8160;
 
-    /** Runs one message: the path the trials give, timed by {@code ns} for that path when a round is on. */
-    private static int message(final PathTrials t, final long... nsByCandidate)
+    /** A fake clock: each message of a path takes that path's period. */
+    private long now = 1_000_000;
+
+    /** Runs one message: the path the trials give, taking {@code periodNs[index of the path]}; its completion reported. */
+    private int message(final PathTrials t, final long... periodNs)
     {
         final int path = t.next();
+        now += periodNs[index(t, path)];
         if (t.timing())
         {
-            t.record(path, nsByCandidate[index(t, path)]);
+            t.completed(path, now);
         }
         return path;
     }
@@ -40,18 +44,19 @@ class PathTrialsTest
     @Test
     void shouldTryEveryCandidateInTurnThenKeepTheFastest()
     {
-        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K, STAGED_8K}, 3, 0, 0, -1);
-        final int[] order = new int[9];
-        for (int i = 0; i < 9; i++)
+        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K, STAGED_8K}, 3, 0, 0);
+        final int[] order = new int[18];
+        for (int i = 0; i < order.length; i++)
         {
             assertTrue(t.timing(), "message " + i + " is timed");
             order[i] = message(t, 15_000, 6_000, 6_400);
         }
-        // Interleaved, the model's choice first, so a change of load hits every candidate alike.
-        assertEquals(PathTrials.DIRECT, order[0]);
-        assertEquals(STAGED_4K, order[1]);
-        assertEquals(STAGED_8K, order[2]);
-        assertEquals(PathTrials.DIRECT, order[3]);
+        // Interleaved, two messages a turn (the second's period is the sample), the model's choice first.
+        final int[] expected = {PathTrials.DIRECT, PathTrials.DIRECT, STAGED_4K, STAGED_4K, STAGED_8K, STAGED_8K};
+        for (int i = 0; i < order.length; i++)
+        {
+            assertEquals(expected[i % expected.length], order[i], "message " + i);
+        }
         assertFalse(t.timing());
         assertEquals(STAGED_4K, t.chosen());
         assertEquals(1, t.rounds());
@@ -64,17 +69,32 @@ class PathTrialsTest
     }
 
     @Test
+    void shouldTakeThePeriodWithinATurnOnly()
+    {
+        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 1, 0, 0);
+        assertEquals(PathTrials.DIRECT, t.next());
+        t.completed(PathTrials.DIRECT, 100);
+        assertEquals(PathTrials.DIRECT, t.next());
+        t.completed(PathTrials.DIRECT, 150);
+        assertEquals(STAGED_4K, t.next());
+        // A long gap before the staged turn's first message is not its sample: only the period within the turn.
+        t.completed(STAGED_4K, 10_000);
+        assertEquals(STAGED_4K, t.next());
+        t.completed(STAGED_4K, 10_040);
+        assertEquals(STAGED_4K, t.chosen());
+    }
+
+    @Test
     void shouldBearOneOutlierPerCandidate()
     {
-        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 3, 0, 0, -1);
+        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 3, 0, 0);
         // direct: 5, 5, 900 (a stall); staged: 7, 1 (a fast fluke), 7: medians 5 and 7.
         final long[][] samples = {{5_000, 7_000}, {5_000, 1_000}, {900_000, 7_000}};
         for (final long[] round : samples)
         {
-            for (int k = 0; k < 2; k++)
+            for (int k = 0; k < 2 * PathTrials.HOLD; k++)
             {
-                final int path = t.next();
-                t.record(path, round[index(t, path)]);
+                message(t, round);
             }
         }
         assertFalse(t.timing());
@@ -83,40 +103,41 @@ class PathTrialsTest
     }
 
     @Test
-    void shouldCountTheKeysFirstMessageForTheModelsChoice()
-    {
-        final PathTrials t = new PathTrials(new int[] {STAGED_8K, PathTrials.DIRECT}, 1, 0, 0, 9_000);
-        assertTrue(t.timing());
-        assertEquals(PathTrials.DIRECT, t.next(), "the model's path has its sample already");
-        t.record(PathTrials.DIRECT, 3_000);
-        assertEquals(PathTrials.DIRECT, t.chosen());
-    }
-
-    @Test
     void shouldAttributeASampleToThePathTakenNotThePathAskedFor()
     {
-        // The receiver asked for the direct copy as offered (packed) but the sender had not packed: the sample is
-        // the unpacked copy's.
-        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, PathTrials.UNPACKED}, 1, 0, 0, -1);
+        // The receiver asked for the direct copy as offered (packed) but the sender had not packed: the message is the
+        // unpacked copy's, and a period spanning the two paths is nobody's sample.
+        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, PathTrials.UNPACKED}, 1, 0, 0);
         assertEquals(PathTrials.DIRECT, t.next());
-        t.record(PathTrials.UNPACKED, 4_000);
+        t.completed(PathTrials.UNPACKED, 100);
+        assertEquals(PathTrials.DIRECT, t.next());
+        t.completed(PathTrials.DIRECT, 200);
+        assertTrue(t.timing(), "no sample yet");
+        assertEquals(PathTrials.UNPACKED, t.next());
+        t.completed(PathTrials.UNPACKED, 300);
+        assertEquals(PathTrials.UNPACKED, t.next());
+        t.completed(PathTrials.UNPACKED, 340);
         assertEquals(PathTrials.DIRECT, t.next(), "still owed");
-        t.record(PathTrials.DIRECT, 8_000);
+        t.completed(PathTrials.DIRECT, 400);
+        t.next();
+        t.completed(PathTrials.DIRECT, 480);
+        assertFalse(t.timing());
         assertEquals(PathTrials.UNPACKED, t.chosen());
     }
 
     @Test
     void shouldDecideOnWhatCameWhenACandidateNeverComes()
     {
-        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, PathTrials.UNPACKED, STAGED_4K}, 2, 0, 0, -1);
-        for (int i = 0; i < 40 && t.timing(); i++)
+        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, PathTrials.UNPACKED, STAGED_4K}, 2, 0, 0);
+        for (int i = 0; i < 100 && t.timing(); i++)
         {
             final int asked = t.next();
             // The sender never packs: every direct copy is the unpacked one.
             final int taken = asked == PathTrials.DIRECT ? PathTrials.UNPACKED : asked;
+            now += taken == STAGED_4K ? 9_000 : 2_000;
             if (t.timing())
             {
-                t.record(taken, taken == STAGED_4K ? 9_000 : 2_000);
+                t.completed(taken, now);
             }
         }
         assertFalse(t.timing(), "the round ended");
@@ -126,9 +147,11 @@ class PathTrialsTest
     @Test
     void shouldRecheckAfterAnIntervalThatDoublesWhileTheChoiceHolds()
     {
-        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 1, 10, 40, -1);
-        message(t, 1_000, 2_000);
-        message(t, 1_000, 2_000);
+        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 1, 10, 40);
+        for (int i = 0; i < 2 * PathTrials.HOLD; i++)
+        {
+            message(t, 1_000, 2_000);
+        }
         assertEquals(PathTrials.DIRECT, t.chosen());
         assertEquals(10, t.recheckAfter());
         int quiet = 0;
@@ -137,8 +160,11 @@ class PathTrialsTest
             quiet++;
         }
         assertEquals(9, quiet, "the 10th message after the choice opens a round");
-        t.record(PathTrials.DIRECT, 1_000);
-        message(t, 1_000, 2_000);
+        t.completed(PathTrials.DIRECT, now += 1_000);
+        for (int i = 1; i < 2 * PathTrials.HOLD; i++)
+        {
+            message(t, 1_000, 2_000);
+        }
         assertEquals(2, t.rounds());
         assertEquals(20, t.recheckAfter(), "the choice held: twice the interval");
         // A phase change: staged is now faster; the next round catches it and the interval starts over.
@@ -147,37 +173,43 @@ class PathTrialsTest
             t.next();
         }
         assertTrue(t.timing());
-        t.record(PathTrials.DIRECT, 5_000);
-        message(t, 5_000, 2_000);
+        t.completed(PathTrials.DIRECT, now += 5_000);
+        for (int i = 1; i < 2 * PathTrials.HOLD; i++)
+        {
+            message(t, 5_000, 2_000);
+        }
         assertEquals(STAGED_4K, t.chosen());
         assertEquals(10, t.recheckAfter());
         assertEquals(1, t.changes());
     }
 
     @Test
-    void shouldCapTheIntervalAndNeverRecheckWhenOff()
+    void shouldCapTheIntervalAndNotTryASingleCandidate()
     {
-        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 1, 4, 8, -1);
+        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 1, 4, 8);
         for (int round = 0; round < 4; round++)
         {
-            message(t, 1_000, 2_000);
-            message(t, 1_000, 2_000);
+            do
+            {
+                message(t, 1_000, 2_000);
+            }
+            while (t.timing());
             while (!t.timing())
             {
                 t.next();
             }
-            t.record(PathTrials.DIRECT, 1_000);
+            t.completed(PathTrials.DIRECT, now += 1_000);
         }
         assertEquals(8, t.recheckAfter());
-        final PathTrials off = new PathTrials(new int[] {PathTrials.DIRECT}, 3, 0, 0, -1);
-        assertFalse(off.timing(), "one candidate: nothing to try");
-        assertEquals(PathTrials.DIRECT, off.next());
+        final PathTrials one = new PathTrials(new int[] {PathTrials.DIRECT}, 3, 0, 0);
+        assertFalse(one.timing(), "one candidate: nothing to try");
+        assertEquals(PathTrials.DIRECT, one.next());
     }
 
     @Test
     void shouldRejectNoCandidates()
     {
-        assertThrows(IllegalArgumentException.class, () -> new PathTrials(new int[0], 3, 0, 0, -1));
+        assertThrows(IllegalArgumentException.class, () -> new PathTrials(new int[0], 3, 0, 0));
         assertEquals("staged-4096", PathTrials.name(STAGED_4K));
         assertEquals("direct-unpacked", PathTrials.name(PathTrials.UNPACKED));
     }
