@@ -118,6 +118,7 @@ final class PathSelector
     // The on-line check (PathTrials), receiver: per key, with the last key's entry kept (an exchange repeats it).
     private int trialSamples;
     private long trialRecheck;
+    private long trialDelay;
     private final HashMap<TrialKey, PathTrials> trials = new HashMap<>();
     private PathTrials lastTrials;
     private int lastTrialContext;
@@ -166,18 +167,21 @@ final class PathSelector
      */
     void configure(final String modeValue, final String calibration, final boolean needModel)
     {
-        configure(modeValue, calibration, needModel, 0, 0);
+        configure(modeValue, calibration, needModel, 0, 0, 0);
     }
 
     /**
      * As {@link #configure(String, String, boolean)}, with the on-line check of the model's choice ({@link PathTrials}):
-     * {@code samples} timed messages per candidate path of a repeated message (0: no check, the model alone decides)
-     * and a first re-check after {@code recheck} messages (0: never). Before traffic.
+     * {@code samples} timed messages per candidate path of a repeated message (0: no check, the model alone decides),
+     * the first round after {@code delay} messages of the key, and a first re-check after {@code recheck} messages
+     * (0: never). Before traffic.
      */
-    void configure(final String modeValue, final String calibration, final boolean needModel, final int samples, final long recheck)
+    void configure(final String modeValue, final String calibration, final boolean needModel, final int samples, final long recheck,
+        final long delay)
     {
         trialSamples = Math.max(0, samples);
         trialRecheck = Math.max(0, recheck);
+        trialDelay = Math.max(0, delay);
         mode = Mode.parse(modeValue);
         if (mode == Mode.AUTO && needModel)
         {
@@ -417,7 +421,7 @@ final class PathSelector
             {
                 trials.clear();
             }
-            t = new PathTrials(candidates(context, ch, a, r.convertor.stats(), bytes), trialSamples, trialRecheck, 64 * trialRecheck);
+            t = new PathTrials(candidates(context, ch, a, r.convertor.stats(), bytes), trialSamples, trialRecheck, 64 * trialRecheck, trialDelay);
             trials.put(key, t);
             trialKeys++;
         }

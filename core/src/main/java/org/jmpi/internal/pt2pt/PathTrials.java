@@ -58,8 +58,9 @@ final class PathTrials
      * @param samples      samples per candidate per round (at least 1; the median decides, so 3 or more bear an outlier)
      * @param firstRecheck messages after a choice before the first re-check (0: never re-check)
      * @param maxRecheck   the longest interval between re-checks (the interval doubles while the choice holds)
+     * @param delay        messages on the model's path before the first round (0: the first message starts it)
      */
-    PathTrials(final int[] candidates, final int samples, final long firstRecheck, final long maxRecheck)
+    PathTrials(final int[] candidates, final int samples, final long firstRecheck, final long maxRecheck, final long delay)
     {
         if (candidates.length == 0 || samples < 1)
         {
@@ -73,8 +74,9 @@ final class PathTrials
         this.counts = new int[candidates.length];
         this.scratch = new long[samples];
         this.chosen = candidates[0];
-        this.recheckAfter = firstRecheck;
-        this.trying = candidates.length > 1;
+        // The message after the delay's last opens the round.
+        this.recheckAfter = candidates.length > 1 && delay > 0 ? delay + 1 : 0;
+        this.trying = candidates.length > 1 && delay == 0;
     }
 
     /**
@@ -85,7 +87,7 @@ final class PathTrials
     {
         if (!trying)
         {
-            if (firstRecheck > 0 && ++sinceChoice >= recheckAfter)
+            if (recheckAfter > 0 && ++sinceChoice >= recheckAfter)
             {
                 startRound();
             }
@@ -274,7 +276,7 @@ final class PathTrials
         return changes;
     }
 
-    /** Messages until the next re-check once decided. */
+    /** Messages until the next re-check once decided (before the first round: until it; 0: never). */
     long recheckAfter()
     {
         return recheckAfter;

@@ -110,20 +110,20 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
      * How rendezvous messages to ranks with peer memory move ({@code jmpi.pvas.mode}: auto, direct or staged) and,
      * for auto, where the cost model comes from ({@code jmpi.pvas.calibration}: a file, or blank to measure now,
      * which only a rank with a peer reached by peer memory does), and auto's on-line check of the model's choice:
-     * {@code samples} timed messages per candidate path of a repeated message (0: off), re-checked after
-     * {@code recheck} messages (0: never) ({@code jmpi.pvas.online.samples}, {@code jmpi.pvas.online.recheck};
-     * docs/pvas.md). Before any traffic.
+     * {@code samples} timed messages per candidate path of a repeated message (0: off), from its {@code delay}th
+     * message, re-checked after {@code recheck} messages (0: never) ({@code jmpi.pvas.online.samples},
+     * {@code jmpi.pvas.online.delay}, {@code jmpi.pvas.online.recheck}; docs/pvas.md). Before any traffic.
      *
      * @throws MpiException ERR_ARG for an unknown mode or an unreadable calibration file
      */
-    public void pathSelection(final String mode, final String calibration, final int samples, final long recheck)
+    public void pathSelection(final String mode, final String calibration, final int samples, final long recheck, final long delay)
     {
         boolean anyPeerMemory = false;
         for (final PeerChannel ch : peers)
         {
             anyPeerMemory |= ch.peerMemory != null;
         }
-        selector.configure(mode, calibration, anyPeerMemory, samples, recheck);
+        selector.configure(mode, calibration, anyPeerMemory, samples, recheck, delay);
     }
 
     /**

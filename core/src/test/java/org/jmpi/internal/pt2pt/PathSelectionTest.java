@@ -294,7 +294,9 @@ class PathSelectionTest
         final int doubles = 32 * 1024;
         final int messages = 30;
         final Datatype strided = Datatype.vector(doubles, 1, 2, Datatype.DOUBLE).commit();
-        Ranks.run(2, ThreadLevel.SINGLE, autoWith(new CopyCostModel(0.01, 7, 0.3, 0, 1000, "test")), (mpi, world) ->
+        final Map<String, String> params = new java.util.HashMap<>(autoWith(new CopyCostModel(0.01, 7, 0.3, 0, 1000, "test")));
+        params.put("jmpi.pvas.online.delay", "4");
+        Ranks.run(2, ThreadLevel.SINGLE, params, (mpi, world) ->
         {
             final Protocol protocol = CommInternals.state(world).protocol();
             final org.jmpi.Comm comm = world.dup();
@@ -324,8 +326,8 @@ class PathSelectionTest
             {
                 final String stats = protocol.engine().call(() -> protocol.pathStats(1));
                 assertTrue(stats.contains("changes=1 model overruled=1 last key's path=direct"), stats);
-                // The staged turns: the default 4 samples of 2 messages each (PathTrials.HOLD).
-                assertTrue(stats.contains("staged[model=" + 4 * PathTrials.HOLD + " "), stats);
+                // The model's path for the first 4 messages, then its turns: the default 4 samples of 2 messages each.
+                assertTrue(stats.contains("staged[model=" + (4 + 4 * PathTrials.HOLD) + " "), stats);
             }
             comm.free();
         });

@@ -44,7 +44,7 @@ class PathTrialsTest
     @Test
     void shouldTryEveryCandidateInTurnThenKeepTheFastest()
     {
-        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K, STAGED_8K}, 3, 0, 0);
+        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K, STAGED_8K}, 3, 0, 0, 0);
         final int[] order = new int[18];
         for (int i = 0; i < order.length; i++)
         {
@@ -71,7 +71,7 @@ class PathTrialsTest
     @Test
     void shouldTakeThePeriodWithinATurnOnly()
     {
-        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 1, 0, 0);
+        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 1, 0, 0, 0);
         assertEquals(PathTrials.DIRECT, t.next());
         t.completed(PathTrials.DIRECT, 100);
         assertEquals(PathTrials.DIRECT, t.next());
@@ -87,7 +87,7 @@ class PathTrialsTest
     @Test
     void shouldBearOneOutlierPerCandidate()
     {
-        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 3, 0, 0);
+        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 3, 0, 0, 0);
         // direct: 5, 5, 900 (a stall); staged: 7, 1 (a fast fluke), 7: medians 5 and 7.
         final long[][] samples = {{5_000, 7_000}, {5_000, 1_000}, {900_000, 7_000}};
         for (final long[] round : samples)
@@ -107,7 +107,7 @@ class PathTrialsTest
     {
         // The receiver asked for the direct copy as offered (packed) but the sender had not packed: the message is the
         // unpacked copy's, and a period spanning the two paths is nobody's sample.
-        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, PathTrials.UNPACKED}, 1, 0, 0);
+        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, PathTrials.UNPACKED}, 1, 0, 0, 0);
         assertEquals(PathTrials.DIRECT, t.next());
         t.completed(PathTrials.UNPACKED, 100);
         assertEquals(PathTrials.DIRECT, t.next());
@@ -128,7 +128,7 @@ class PathTrialsTest
     @Test
     void shouldDecideOnWhatCameWhenACandidateNeverComes()
     {
-        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, PathTrials.UNPACKED, STAGED_4K}, 2, 0, 0);
+        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, PathTrials.UNPACKED, STAGED_4K}, 2, 0, 0, 0);
         for (int i = 0; i < 100 && t.timing(); i++)
         {
             final int asked = t.next();
@@ -147,7 +147,7 @@ class PathTrialsTest
     @Test
     void shouldRecheckAfterAnIntervalThatDoublesWhileTheChoiceHolds()
     {
-        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 1, 10, 40);
+        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 1, 10, 40, 0);
         for (int i = 0; i < 2 * PathTrials.HOLD; i++)
         {
             message(t, 1_000, 2_000);
@@ -186,7 +186,7 @@ class PathTrialsTest
     @Test
     void shouldCapTheIntervalAndNotTryASingleCandidate()
     {
-        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 1, 4, 8);
+        final PathTrials t = new PathTrials(new int[] {PathTrials.DIRECT, STAGED_4K}, 1, 4, 8, 0);
         for (int round = 0; round < 4; round++)
         {
             do
@@ -201,15 +201,35 @@ class PathTrialsTest
             t.completed(PathTrials.DIRECT, now += 1_000);
         }
         assertEquals(8, t.recheckAfter());
-        final PathTrials one = new PathTrials(new int[] {PathTrials.DIRECT}, 3, 0, 0);
+        final PathTrials one = new PathTrials(new int[] {PathTrials.DIRECT}, 3, 0, 0, 0);
         assertFalse(one.timing(), "one candidate: nothing to try");
         assertEquals(PathTrials.DIRECT, one.next());
     }
 
     @Test
+    void shouldKeepTheModelsPathUntilTheFirstRoundIsDue()
+    {
+        final PathTrials t = new PathTrials(new int[] {STAGED_4K, PathTrials.DIRECT}, 1, 0, 0, 16);
+        for (int i = 0; i < 16; i++)
+        {
+            assertEquals(STAGED_4K, t.next());
+            assertFalse(t.timing(), "message " + i + " is not timed");
+        }
+        assertEquals(STAGED_4K, t.next(), "the 17th message opens the round with the model's path");
+        assertTrue(t.timing());
+        t.completed(STAGED_4K, now += 9_000);
+        for (int i = 1; i < 2 * PathTrials.HOLD; i++)
+        {
+            message(t, 9_000, 2_000);
+        }
+        assertEquals(PathTrials.DIRECT, t.chosen());
+        assertEquals(0, t.recheckAfter(), "no re-check asked for");
+    }
+
+    @Test
     void shouldRejectNoCandidates()
     {
-        assertThrows(IllegalArgumentException.class, () -> new PathTrials(new int[0], 3, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> new PathTrials(new int[0], 3, 0, 0, 0));
         assertEquals("staged-4096", PathTrials.name(STAGED_4K));
         assertEquals("direct-unpacked", PathTrials.name(PathTrials.UNPACKED));
     }
