@@ -86,19 +86,6 @@ final class PathSelector
     {
     }
 
-    /**
-     * The sender's copy of the receiver's wish about packing one message at send (per peer: the last communicator, tag
-     * and send layout it replied on, which an exchange repeats).
-     */
-    private static final class PackWish
-    {
-        int contextId;
-        int tag;
-        Datatype type;
-        long count;
-        boolean off;
-    }
-
     /** Start-up calibration budget: "cheap, a few ms" (issue 11). */
     static final long STARTUP_CALIBRATION_NS = 5_000_000;
 
@@ -130,8 +117,9 @@ final class PathSelector
     private long trialKeys;
     /** The receive the last {@link #choose} was for: only its reply carries a packing wish. */
     private RecvRequestImpl wishFor;
-    // Sender: the receiver's packing wish per peer (world rank), grown on demand.
-    private PackWish[] packWishes = new PackWish[0];
+    // Sender: what the receivers' on-line checks asked of its next messages (made at configure).
+    private SenderWishes wishes = new SenderWishes(0);
+    private long stagedAtOnce;
     /** Context id -> hint; null when no communicator has any (the common case: one volatile read per decision). */
     private volatile Int2ObjectHashMap<Hint> hints;
 
@@ -182,6 +170,7 @@ final class PathSelector
         trialSamples = Math.max(0, samples);
         trialRecheck = Math.max(0, recheck);
         trialDelay = Math.max(0, delay);
+        wishes = new SenderWishes(trialRecheck);
         mode = Mode.parse(modeValue);
         if (mode == Mode.AUTO && needModel)
         {
@@ -294,6 +283,12 @@ final class PathSelector
             stagedForced++;
             return false;
         }
+        if (trialSamples > 0 && model != null && mode(s.contextId) == Mode.AUTO && wishes.stageAtOnce(s, ch.worldRank) > 0)
+        {
+            // The receiver's on-line check chose the staged pipeline for this layout: no direct offer to turn down.
+            stagedAtOnce++;
+            return false;
+        }
         return true;
     }
 
@@ -303,7 +298,7 @@ final class PathSelector
      */
     boolean packAtSend(final SendRequestImpl s, final PeerChannel ch)
     {
-        if (model == null || mode(s.contextId) != Mode.AUTO || trialSamples > 0 && packRefused(s, ch))
+        if (model == null || mode(s.contextId) != Mode.AUTO || trialSamples > 0 && wishes.packRefused(s, ch.worldRank))
         {
             return false;
         }
@@ -388,6 +383,11 @@ final class PathSelector
                 ? PathTrials.DIRECT : STAGED_BY_SENDER;
         }
         final PathTrials t = trialsFor(r, ch, a, bytes);
+        if (t.handedOver())
+        {
+            // A direct offer for a layout this side had asked to be sent staged at once: the sender's re-check.
+            t.recheckNow();
+        }
         wishFor = r;
         final int next = t.next();
         final int path = next > 0 ? next : a.packed() || !t.has(PathTrials.UNPACKED) ? PathTrials.DIRECT : PathTrials.UNPACKED;
@@ -509,7 +509,8 @@ final class PathSelector
     /**
      * Receiver: the packing wish its CTS or FIN for {@code r} carries to the sender, for its next message of this
      * layout: not to pack at send when the on-line check will take the unpacked direct copy or the staged pipeline next
-     * (packing for the pipeline is wasted), the model's choice again when it will take the direct copy as offered.
+     * (packing for the pipeline is wasted), the model's choice again when it will take the direct copy as offered; once
+     * decided on the staged pipeline, to send the layout staged at once ({@link SenderWishes}).
      */
     byte packWish(final RecvRequestImpl r)
     {
@@ -519,40 +520,28 @@ final class PathSelector
         }
         wishFor = null;
         final int upcoming = lastTrials.upcoming();
+        if (upcoming > 0 && !lastTrials.timing() && lastTrials.rounds() > 0)
+        {
+            // A round chose the staged pipeline: the sender sends this layout staged at once until its re-check.
+            lastTrials.handedOver(true);
+            return FrameDescriptor.FLAG_PACK_OFF | FrameDescriptor.FLAG_STAGE;
+        }
         return upcoming == PathTrials.DIRECT ? FrameDescriptor.FLAG_PACK_ON : FrameDescriptor.FLAG_PACK_OFF;
     }
 
-    /** Sender: the receiver's packing wish {@code flags} in its reply to {@code s}: kept for the next send of this layout. */
-    void packWished(final SendRequestImpl s, final PeerChannel ch, final byte flags)
+    /** Receiver: with {@link FrameDescriptor#FLAG_STAGE} in {@link #packWish}, the fragment size the sender is to use. */
+    int wishedFragment()
     {
-        if ((flags & (FrameDescriptor.FLAG_PACK_OFF | FrameDescriptor.FLAG_PACK_ON)) == 0)
-        {
-            return;
-        }
-        final int peer = ch.worldRank;
-        if (peer >= packWishes.length)
-        {
-            packWishes = java.util.Arrays.copyOf(packWishes, peer + 1);
-        }
-        PackWish w = packWishes[peer];
-        if (w == null)
-        {
-            w = new PackWish();
-            packWishes[peer] = w;
-        }
-        w.contextId = s.contextId;
-        w.tag = s.tag;
-        w.type = s.type;
-        w.count = s.count;
-        w.off = (flags & FrameDescriptor.FLAG_PACK_OFF) != 0;
+        return lastTrials == null ? 0 : Math.max(0, lastTrials.chosen());
     }
 
-    /** Sender: whether the receiver asked not to pack this send's layout at send. */
-    private boolean packRefused(final SendRequestImpl s, final PeerChannel ch)
+    /**
+     * Sender: the receiver's wish {@code flags} (and the fragment size {@code fragment} it names) in its reply to
+     * {@code s}: kept for the next sends of this layout ({@link SenderWishes}).
+     */
+    void packWished(final SendRequestImpl s, final PeerChannel ch, final byte flags, final int fragment)
     {
-        final int peer = ch.worldRank;
-        final PackWish w = peer < packWishes.length ? packWishes[peer] : null;
-        return w != null && w.off && w.type == s.type && w.count == s.count && w.tag == s.tag && w.contextId == s.contextId;
+        wishes.replied(s, ch.worldRank, flags, fragment);
     }
 
     /** Receiver: a direct copy by the receiver alone (peer copy), by both (split), or by the sender alone. */
@@ -618,6 +607,13 @@ final class PathSelector
         {
             return Math.min(hinted, maxPayload(ch.maxFrameLength));
         }
+        final int wished = trialSamples > 0 ? wishes.fragment(s, ch.worldRank) : 0;
+        if (wished > 0)
+        {
+            fragmentBytesChosen += wished;
+            fragmentChoices++;
+            return Math.min(wished, maxPayload(ch.maxFrameLength));
+        }
         if (model == null || ch.peerMemory == null || acceptBytes == 0 || mode(s.contextId) != Mode.AUTO)
         {
             return Math.min(fragmentSize, maxPayload(ch.maxFrameLength));
@@ -670,6 +666,7 @@ final class PathSelector
             .append(" staged[no-peer-memory=").append(stagedNoPeerMemory)
             .append(" mode=").append(stagedForced)
             .append(" type-not-sendable=").append(stagedTypeTooLarge)
+            .append(" on-line=").append(stagedAtOnce)
             .append("]; received direct[peer-copy=").append(peerCopies)
             .append(" split-copy=").append(splitCopies)
             .append(" sender-copy=").append(senderCopies)

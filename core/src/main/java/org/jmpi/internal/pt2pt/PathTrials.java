@@ -52,6 +52,7 @@ final class PathTrials
     /** The path and completion time of the key's previous timed message (0: none). */
     private int lastPath = Integer.MIN_VALUE;
     private long lastNs;
+    private boolean handedOver;
 
     /**
      * @param candidates   the paths to try, the model's choice first (distinct codes)
@@ -227,6 +228,7 @@ final class PathTrials
         turn = 0;
         held = 0;
         lastNs = 0;
+        handedOver = false;
         trying = true;
         sinceChoice = 0;
     }
@@ -250,6 +252,26 @@ final class PathTrials
             }
         }
         return -1;
+    }
+
+    /** Whether the receiver asked the sender to send this key staged at once (no offers until the sender re-checks). */
+    boolean handedOver()
+    {
+        return handedOver;
+    }
+
+    void handedOver(final boolean value)
+    {
+        handedOver = value;
+    }
+
+    /** Starts a round now (the sender's re-check offer of a key it was sending staged at once). */
+    void recheckNow()
+    {
+        if (!trying && candidates.length > 1)
+        {
+            startRound();
+        }
     }
 
     /** Whether {@code candidate} is among this key's candidates. */

@@ -170,7 +170,8 @@ final class PeerCopyPath implements RendezvousPath
             DirectCopy.copy(source, r.convertor, 0, acceptBytes);
             selector.timed(r);
         }
-        protocol.submit(ch, ControlFrame.fin(senderRequest, selector.packWish(r)));
+        final byte wish = selector.packWish(r);
+        protocol.submit(ch, ControlFrame.fin(senderRequest, wish, (wish & FLAG_STAGE) != 0 ? selector.wishedFragment() : 0));
         r.completeReceive();
     }
 

@@ -411,9 +411,9 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
                 buffer.getLong(index + CTS_RECEIVER_REQUEST_OFFSET, BYTE_ORDER), buffer.getLong(index + CTS_ACCEPT_OFFSET, BYTE_ORDER),
                 (buffer.getShort(index + RESERVED_OFFSET, BYTE_ORDER) & 0xFFFF) * FRAGMENT_UNIT, buffer.getByte(index + FLAGS_OFFSET));
             case TYPE_DATA -> fragments.onData(srcRank, buffer, index);
-            case TYPE_ACK -> sendSide.onReply(ch, buffer.getLong(index + REPLY_SENDER_REQUEST_OFFSET, BYTE_ORDER), false, (byte)0);
+            case TYPE_ACK -> sendSide.onReply(ch, buffer.getLong(index + REPLY_SENDER_REQUEST_OFFSET, BYTE_ORDER), false, (byte)0, 0);
             case TYPE_FIN -> sendSide.onReply(ch, buffer.getLong(index + REPLY_SENDER_REQUEST_OFFSET, BYTE_ORDER), true,
-                buffer.getByte(index + FLAGS_OFFSET));
+                buffer.getByte(index + FLAGS_OFFSET), (buffer.getShort(index + RESERVED_OFFSET, BYTE_ORDER) & 0xFFFF) * FRAGMENT_UNIT);
             case TYPE_SPLIT -> sendSide.onSplit(ch, buffer, index, lengthBytes);
             case TYPE_CREDIT ->
             {

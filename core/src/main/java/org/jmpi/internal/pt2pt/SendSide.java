@@ -149,7 +149,7 @@ final class SendSide
         {
             rdma.release(s, ch);
         }
-        selector.packWished(s, ch, flags);
+        selector.packWished(s, ch, flags, askedFragment);
         fragments.onCts(s, ch, receiverRequest, acceptBytes, askedFragment);
     }
 
@@ -179,13 +179,13 @@ final class SendSide
         this.splitMin = bytes;
     }
 
-    /** ACK of a synchronous eager send, or FIN of a path whose receiver is done (with its packing wish {@code flags}). */
-    void onReply(final PeerChannel ch, final long senderRequest, final boolean fin, final byte flags)
+    /** ACK of a synchronous eager send, or FIN of a path whose receiver is done (with its wish {@code flags} and {@code fragment}). */
+    void onReply(final PeerChannel ch, final long senderRequest, final boolean fin, final byte flags, final int fragment)
     {
         final SendRequestImpl s = take(ch, senderRequest, fin ? "FIN" : "ACK");
         if (fin)
         {
-            selector.packWished(s, ch, flags);
+            selector.packWished(s, ch, flags, fragment);
             s.path.onFinished(s, ch);
         }
         s.completeSend();
