@@ -12,6 +12,10 @@ final class ControlFrame implements Outbound
     final long senderRequest;
     final long receiverRequest;
     final long acceptBytes;
+    /** CTS and FIN: the receiver's wish about packing at send ({@link FrameDescriptor#FLAG_PACK_OFF}...), or 0. */
+    byte flags;
+    /** CTS and FIN: the fragment payload the receiver asks for, in {@link FrameDescriptor#FRAGMENT_UNIT}s (0: the sender's choice). */
+    short reserved;
 
     private ControlFrame(final byte type, final long senderRequest, final long receiverRequest, final long acceptBytes)
     {
@@ -24,6 +28,25 @@ final class ControlFrame implements Outbound
     static ControlFrame cts(final long senderRequest, final long receiverRequest, final long acceptBytes)
     {
         return new ControlFrame(TYPE_CTS, senderRequest, receiverRequest, acceptBytes);
+    }
+
+    /** A CTS asking for fragments of {@code fragmentBytes} (0: the sender's choice), with the packing wish {@code flags}. */
+    static ControlFrame cts(final long senderRequest, final long receiverRequest, final long acceptBytes, final int fragmentBytes,
+        final byte flags)
+    {
+        final ControlFrame f = new ControlFrame(TYPE_CTS, senderRequest, receiverRequest, acceptBytes);
+        f.flags = flags;
+        f.reserved = (short)Math.min(0xFFFF, fragmentBytes / FRAGMENT_UNIT);
+        return f;
+    }
+
+    /** A FIN with the receiver's wish {@code flags} and, with FLAG_STAGE, the fragment size {@code fragmentBytes}. */
+    static ControlFrame fin(final long senderRequest, final byte flags, final int fragmentBytes)
+    {
+        final ControlFrame f = new ControlFrame(TYPE_FIN, senderRequest, 0, 0);
+        f.flags = flags;
+        f.reserved = (short)Math.min(0xFFFF, fragmentBytes / FRAGMENT_UNIT);
+        return f;
     }
 
     static ControlFrame ack(final long senderRequest)

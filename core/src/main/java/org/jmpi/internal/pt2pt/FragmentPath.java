@@ -63,11 +63,22 @@ final class FragmentPath implements RendezvousPath
             r.completeReceive();
             return;
         }
+        stage(r, ch, senderRequest, acceptBytes, 0, (byte)0);
+    }
+
+    /**
+     * Receiver: takes {@code acceptBytes} (more than 0) of a matched rendezvous by fragments: CTS asking for fragments
+     * of {@code fragmentBytes} (0: the sender's choice) and carrying the packing wish {@code flags}
+     * ({@link PathSelector#packWish}).
+     */
+    void stage(final RecvRequestImpl r, final PeerChannel ch, final long senderRequest, final long acceptBytes, final int fragmentBytes,
+        final byte flags)
+    {
         r.id = nextId++;
         r.expectedBytes = acceptBytes;
         r.receivedBytes = 0;
         receiving.put(r.id, r);
-        protocol.submit(ch, ControlFrame.cts(senderRequest, r.id, acceptBytes));
+        protocol.submit(ch, ControlFrame.cts(senderRequest, r.id, acceptBytes, fragmentBytes, flags));
     }
 
     @Override
@@ -83,7 +94,7 @@ final class FragmentPath implements RendezvousPath
     }
 
     /** Sender: the receiver's CTS. */
-    void onCts(final SendRequestImpl s, final PeerChannel ch, final long receiverRequest, final long acceptBytes)
+    void onCts(final SendRequestImpl s, final PeerChannel ch, final long receiverRequest, final long acceptBytes, final int askedFragment)
     {
         s.receiverRequest = receiverRequest;
         s.acceptBytes = acceptBytes;
@@ -101,7 +112,7 @@ final class FragmentPath implements RendezvousPath
         }
         s.state = SendRequestImpl.State.STREAMING;
         s.sentBytes = 0;
-        s.fragmentBytes = selector.fragmentBytes(s, ch, acceptBytes);
+        s.fragmentBytes = selector.fragmentBytes(s, ch, acceptBytes, askedFragment);
         s.convertor.seek(0);
         protocol.submit(ch, s);
     }
@@ -144,6 +155,7 @@ final class FragmentPath implements RendezvousPath
         if (r.receivedBytes == r.expectedBytes)
         {
             receiving.remove(receiverRequest);
+            selector.timed(r);
             r.completeReceive();
         }
     }

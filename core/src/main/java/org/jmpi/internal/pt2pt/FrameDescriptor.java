@@ -14,6 +14,11 @@ import java.nio.ByteOrder;
  *  +---------------+---------------+-------------------------------+
  *  |     type      |     flags     |           reserved            |  0
  *  +---------------+---------------+-------------------------------+
+ *     flags: EAGER FLAG_SYNC; RTS FLAG_PACKED (the offer is a staging buffer packed at send); CTS and FIN
+ *     FLAG_PACK_OFF / FLAG_PACK_ON (the receiver's wish for the sender's next message of this layout).
+ *     FLAG_STAGE (CTS, FIN): send this layout staged at once until the sender's re-check.
+ *     reserved: CTS and FIN, the fragment payload the receiver asks for in FRAGMENT_UNIT units (0: the sender chooses).
+ *     Both are the on-line check of the path choice (PathSelector, PathTrials); 0 elsewhere.
  *  |      credits: eager-window bytes returned to this frame's      |  4
  *  |      receiver (piggy-backed flow control)                      |
  *  +---------------------------------------------------------------+
@@ -90,6 +95,19 @@ public final class FrameDescriptor
 
     /** EAGER flag: the sender waits for an ACK when the message matches (synchronous mode). */
     public static final byte FLAG_SYNC = 1;
+    /** RTS flag: the offered buffer is a staging buffer the sender packed the message into (pack at send). */
+    public static final byte FLAG_PACKED = 2;
+    /** CTS/FIN flag: the receiver asks the sender not to pack its next message of this layout at send. */
+    public static final byte FLAG_PACK_OFF = 4;
+    /** CTS/FIN flag: the receiver leaves packing the next message of this layout to the sender's model again. */
+    public static final byte FLAG_PACK_ON = 8;
+    /**
+     * CTS/FIN flag: the receiver chose the staged pipeline for this layout: send the next messages of it staged at once
+     * (no direct offer) in fragments of the reserved field's size, until the sender's re-check.
+     */
+    public static final byte FLAG_STAGE = 16;
+    /** Unit of a CTS's or FIN's fragment payload in the reserved field (bytes). */
+    public static final int FRAGMENT_UNIT = 32;
 
     public static final int TYPE_OFFSET = 0;
     public static final int FLAGS_OFFSET = TYPE_OFFSET + 1;

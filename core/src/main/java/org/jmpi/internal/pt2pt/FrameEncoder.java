@@ -56,9 +56,7 @@ final class FrameEncoder implements FrameWriter
     public void write(final MutableDirectBuffer buffer, final int index, final int lengthBytes)
     {
         buffer.putByte(index + TYPE_OFFSET, type);
-        buffer.putByte(index + FLAGS_OFFSET,
-            type == TYPE_EAGER && send.mode == SendMode.SYNC ? FLAG_SYNC : 0);
-        buffer.putShort(index + RESERVED_OFFSET, (short)0, BYTE_ORDER);
+        writeFlags(buffer, index);
         buffer.putInt(index + CREDITS_OFFSET, channel.takeCredits(), BYTE_ORDER);
         switch (type)
         {
@@ -73,6 +71,28 @@ final class FrameEncoder implements FrameWriter
             case TYPE_BYE -> writeBye(buffer, index);
             default -> extension.writeBody(buffer, index + COMMON_LENGTH);
         }
+    }
+
+    /** The common header's flags and reserved field (FrameDescriptor): the on-line path check's, and FLAG_SYNC. */
+    private void writeFlags(final MutableDirectBuffer buffer, final int index)
+    {
+        byte flags = 0;
+        short reserved = 0;
+        if (type == TYPE_EAGER)
+        {
+            flags = send.mode == SendMode.SYNC ? FLAG_SYNC : 0;
+        }
+        else if (type == TYPE_RTS && send.staging != null)
+        {
+            flags = FLAG_PACKED;
+        }
+        else if (type == TYPE_CTS || type == TYPE_FIN)
+        {
+            flags = control.flags;
+            reserved = control.reserved;
+        }
+        buffer.putByte(index + FLAGS_OFFSET, flags);
+        buffer.putShort(index + RESERVED_OFFSET, reserved, BYTE_ORDER);
     }
 
     private void writeEnvelope(final MutableDirectBuffer buffer, final int index, final SendRequestImpl s)

@@ -8,6 +8,8 @@ import org.jmpi.internal.datatype.CopyCostModel;
 import org.jmpi.internal.datatype.LayoutStats;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -74,6 +76,16 @@ final class PathSelector
         }
     }
 
+    /** {@link #choose}'s answer: the staged pipeline with the fragment size the sender chooses (no on-line check). */
+    static final int STAGED_BY_SENDER = Integer.MAX_VALUE;
+    /** Keys the on-line check keeps at most; beyond, it starts over (a program with that many layouts per size is rare). */
+    static final int MAX_TRIAL_KEYS = 4096;
+
+    /** A repeated message as the receiver sees it: the pair, the tag, the receive layout and the bytes. */
+    private record TrialKey(int contextId, int sourceWorld, int tag, Datatype recvType, long recvCount, long bytes)
+    {
+    }
+
     /** Start-up calibration budget: "cheap, a few ms" (issue 11). */
     static final long STARTUP_CALIBRATION_NS = 5_000_000;
 
@@ -90,6 +102,24 @@ final class PathSelector
     private long lastRecvBlocks;
     private long lastRecvMinRun;
     private boolean lastDirect;
+    // The on-line check (PathTrials), receiver: per key, with the last key's entry kept (an exchange repeats it).
+    private int trialSamples;
+    private long trialRecheck;
+    private long trialDelay;
+    private final HashMap<TrialKey, PathTrials> trials = new HashMap<>();
+    private PathTrials lastTrials;
+    private int lastTrialContext;
+    private int lastTrialSource;
+    private int lastTrialTag;
+    private Datatype lastTrialType;
+    private long lastTrialCount;
+    private long lastTrialBytes;
+    private long trialKeys;
+    /** The receive the last {@link #choose} was for: only its reply carries a packing wish. */
+    private RecvRequestImpl wishFor;
+    // Sender: what the receivers' on-line checks asked of its next messages (made at configure).
+    private SenderWishes wishes = new SenderWishes(0);
+    private long stagedAtOnce;
     /** Context id -> hint; null when no communicator has any (the common case: one volatile read per decision). */
     private volatile Int2ObjectHashMap<Hint> hints;
 
@@ -125,6 +155,22 @@ final class PathSelector
      */
     void configure(final String modeValue, final String calibration, final boolean needModel)
     {
+        configure(modeValue, calibration, needModel, 0, 0, 0);
+    }
+
+    /**
+     * As {@link #configure(String, String, boolean)}, with the on-line check of the model's choice ({@link PathTrials}):
+     * {@code samples} timed messages per candidate path of a repeated message (0: no check, the model alone decides),
+     * the first round after {@code delay} messages of the key, and a first re-check after {@code recheck} messages
+     * (0: never). Before traffic.
+     */
+    void configure(final String modeValue, final String calibration, final boolean needModel, final int samples, final long recheck,
+        final long delay)
+    {
+        trialSamples = Math.max(0, samples);
+        trialRecheck = Math.max(0, recheck);
+        trialDelay = Math.max(0, delay);
+        wishes = new SenderWishes(trialRecheck);
         mode = Mode.parse(modeValue);
         if (mode == Mode.AUTO && needModel)
         {
@@ -237,6 +283,12 @@ final class PathSelector
             stagedForced++;
             return false;
         }
+        if (trialSamples > 0 && model != null && mode(s.contextId) == Mode.AUTO && wishes.stageAtOnce(s, ch.worldRank) > 0)
+        {
+            // The receiver's on-line check chose the staged pipeline for this layout: no direct offer to turn down.
+            stagedAtOnce++;
+            return false;
+        }
         return true;
     }
 
@@ -246,7 +298,11 @@ final class PathSelector
      */
     boolean packAtSend(final SendRequestImpl s, final PeerChannel ch)
     {
-        return model != null && mode(s.contextId) == Mode.AUTO && packing.pack(s, ch, model, maxPayload(ch.fastFrameLength));
+        if (model == null || mode(s.contextId) != Mode.AUTO || trialSamples > 0 && wishes.packRefused(s, ch.worldRank))
+        {
+            return false;
+        }
+        return packing.pack(s, ch, model, maxPayload(ch.fastFrameLength));
     }
 
     /** Sender: the FIN or CTS of {@code s} came: its staging buffer, if any, may serve the next message. */
@@ -307,6 +363,187 @@ final class PathSelector
         return direct;
     }
 
+    /**
+     * Receiver, peer-copy offer of {@code a} matched by {@code r} from the peer of {@code ch}, {@code bytes} taken: the
+     * path. {@link PathTrials#DIRECT} (or {@link PathTrials#UNPACKED}, the same for this message) takes the direct copy;
+     * a positive value stages it, in fragments of that payload, or of the sender's choice for {@link #STAGED_BY_SENDER}.
+     * Under {@code auto} with the on-line check on, a repeated message (same pair, tag, receive layout and size) tries
+     * the candidate paths on its first messages and keeps the fastest ({@link PathTrials}); while it does, this receive's
+     * completion is timed ({@link #timed}). Counts a refusal of the direct copy.
+     */
+    int choose(final RecvRequestImpl r, final PeerChannel ch, final PeerCopyPath.Arrival a, final long bytes)
+    {
+        if (model == null || bytes == 0 || mode(r.entry.contextId) != Mode.AUTO)
+        {
+            return PathTrials.DIRECT;
+        }
+        if (trialSamples == 0)
+        {
+            return takeDirect(r.entry.contextId, a.type(), a.count(), r.convertor.stats(), bytes, 1, ch.fastFrameLength)
+                ? PathTrials.DIRECT : STAGED_BY_SENDER;
+        }
+        final PathTrials t = trialsFor(r, ch, a, bytes);
+        if (t.handedOver())
+        {
+            // A direct offer for a layout this side had asked to be sent staged at once: the sender's re-check.
+            t.recheckNow();
+        }
+        wishFor = r;
+        final int next = t.next();
+        final int path = next > 0 ? next : a.packed() || !t.has(PathTrials.UNPACKED) ? PathTrials.DIRECT : PathTrials.UNPACKED;
+        if (t.timing())
+        {
+            r.trials = t;
+            r.trialPath = path;
+        }
+        if (path > 0)
+        {
+            stagedByModel++;
+        }
+        return path;
+    }
+
+    /** The on-line check's entry of this receive's key, made with the model's choice first when new. */
+    private PathTrials trialsFor(final RecvRequestImpl r, final PeerChannel ch, final PeerCopyPath.Arrival a, final long bytes)
+    {
+        final int context = r.entry.contextId;
+        final int tag = r.messageTag;
+        if (lastTrials != null && context == lastTrialContext && ch.worldRank == lastTrialSource && tag == lastTrialTag &&
+            r.type == lastTrialType && r.count == lastTrialCount && bytes == lastTrialBytes)
+        {
+            return lastTrials;
+        }
+        final TrialKey key = new TrialKey(context, ch.worldRank, tag, r.type, r.count, bytes);
+        PathTrials t = trials.get(key);
+        if (t == null)
+        {
+            if (trials.size() >= MAX_TRIAL_KEYS)
+            {
+                trials.clear();
+            }
+            t = new PathTrials(candidates(context, ch, a, r.convertor.stats(), bytes), trialSamples, trialRecheck, 64 * trialRecheck, trialDelay);
+            trials.put(key, t);
+            trialKeys++;
+        }
+        lastTrials = t;
+        lastTrialContext = context;
+        lastTrialSource = ch.worldRank;
+        lastTrialTag = tag;
+        lastTrialType = r.type;
+        lastTrialCount = r.count;
+        lastTrialBytes = bytes;
+        return t;
+    }
+
+    /**
+     * The candidate paths of a new key, the model's choice first: the direct copy (and, for a message packed at send,
+     * the direct copy unpacked), and the staged pipeline at the model's best fragment size and its neighbours among
+     * {@link CopyCostModel#FRAGMENT_SIZES}, capped by the transport's full-speed frame (or the communicator's fragment
+     * hint alone).
+     */
+    private int[] candidates(final int contextId, final PeerChannel ch, final PeerCopyPath.Arrival a, final LayoutStats recv, final long bytes)
+    {
+        final LayoutStats send = LayoutStats.of(a.type(), a.count());
+        final int cap = maxPayload(ch.fastFrameLength);
+        final int hinted = fragmentHint(contextId);
+        final ArrayList<Integer> sizes = new ArrayList<>();
+        if (hinted > 0)
+        {
+            sizes.add(Math.min(hinted, maxPayload(ch.maxFrameLength)));
+        }
+        else
+        {
+            for (final long f : CopyCostModel.FRAGMENT_SIZES)
+            {
+                final int size = (int)Math.min(f, cap);
+                if (!sizes.contains(size))
+                {
+                    sizes.add(size);
+                }
+            }
+        }
+        final int best = (int)Math.min(model.bestFragment(send, recv, bytes, sizes.get(sizes.size() - 1)), cap);
+        int at = sizes.indexOf(best);
+        if (at < 0)
+        {
+            at = sizes.size() - 1;
+            for (int i = 0; i < sizes.size(); i++)
+            {
+                if (sizes.get(i) >= best)
+                {
+                    at = i;
+                    break;
+                }
+            }
+        }
+        final boolean direct = model.preferDirect(send, recv, bytes, 1, sizes.get(at));
+        final ArrayList<Integer> list = new ArrayList<>();
+        list.add(direct ? PathTrials.DIRECT : sizes.get(at));
+        list.add(PathTrials.DIRECT);
+        if (a.packed())
+        {
+            list.add(PathTrials.UNPACKED);
+        }
+        // A size whose next smaller one already carries the message in one fragment moves it the same way: not tried.
+        for (int i = Math.max(0, at - 1); i <= Math.min(sizes.size() - 1, at + 1); i++)
+        {
+            if (i == at || i == 0 || sizes.get(i - 1) < bytes)
+            {
+                list.add(sizes.get(i));
+            }
+        }
+        return list.stream().distinct().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Receiver: the receive {@code r} is complete; if the on-line check times it, the time goes to its key. */
+    void timed(final RecvRequestImpl r)
+    {
+        final PathTrials t = r.trials;
+        if (t != null)
+        {
+            r.trials = null;
+            t.completed(r.trialPath, System.nanoTime());
+        }
+    }
+
+    /**
+     * Receiver: the packing wish its CTS or FIN for {@code r} carries to the sender, for its next message of this
+     * layout: not to pack at send when the on-line check will take the unpacked direct copy or the staged pipeline next
+     * (packing for the pipeline is wasted), the model's choice again when it will take the direct copy as offered; once
+     * decided on the staged pipeline, to send the layout staged at once ({@link SenderWishes}).
+     */
+    byte packWish(final RecvRequestImpl r)
+    {
+        if (r != wishFor || lastTrials == null)
+        {
+            return 0;
+        }
+        wishFor = null;
+        final int upcoming = lastTrials.upcoming();
+        if (upcoming > 0 && !lastTrials.timing() && lastTrials.rounds() > 0)
+        {
+            // A round chose the staged pipeline: the sender sends this layout staged at once until its re-check.
+            lastTrials.handedOver(true);
+            return FrameDescriptor.FLAG_PACK_OFF | FrameDescriptor.FLAG_STAGE;
+        }
+        return upcoming == PathTrials.DIRECT ? FrameDescriptor.FLAG_PACK_ON : FrameDescriptor.FLAG_PACK_OFF;
+    }
+
+    /** Receiver: with {@link FrameDescriptor#FLAG_STAGE} in {@link #packWish}, the fragment size the sender is to use. */
+    int wishedFragment()
+    {
+        return lastTrials == null ? 0 : Math.max(0, lastTrials.chosen());
+    }
+
+    /**
+     * Sender: the receiver's wish {@code flags} (and the fragment size {@code fragment} it names) in its reply to
+     * {@code s}: kept for the next sends of this layout ({@link SenderWishes}).
+     */
+    void packWished(final SendRequestImpl s, final PeerChannel ch, final byte flags, final int fragment)
+    {
+        wishes.replied(s, ch.worldRank, flags, fragment);
+    }
+
     /** Receiver: a direct copy by the receiver alone (peer copy), by both (split), or by the sender alone. */
     void directTaken(final boolean receiverCopies, final boolean senderCopies)
     {
@@ -354,13 +591,28 @@ final class PathSelector
      * through the inbox's side queue in a fresh array: 16 KiB fragments made NAS_MG_y, WRF_y_vec and WRF_x_sa middle
      * 2.3-5.5x slower than fragments that fit the ring (least of 200 ping-pongs, loaded, 2026-11-26), the threads
      * exchange's datatype cells 3-9x slower than the same staged exchange between JVMs (quiet run of session 9).
+     * {@code asked}, when positive, is the size the receiver's CTS asks for (its on-line check), which wins.
      */
-    int fragmentBytes(final SendRequestImpl s, final PeerChannel ch, final long acceptBytes)
+    int fragmentBytes(final SendRequestImpl s, final PeerChannel ch, final long acceptBytes, final int asked)
     {
+        if (asked > 0)
+        {
+            // The receiver's on-line check chose it (its CTS names it).
+            fragmentBytesChosen += asked;
+            fragmentChoices++;
+            return Math.min(asked, maxPayload(ch.maxFrameLength));
+        }
         final int hinted = fragmentHint(s.contextId);
         if (hinted > 0)
         {
             return Math.min(hinted, maxPayload(ch.maxFrameLength));
+        }
+        final int wished = trialSamples > 0 ? wishes.fragment(s, ch.worldRank) : 0;
+        if (wished > 0)
+        {
+            fragmentBytesChosen += wished;
+            fragmentChoices++;
+            return Math.min(wished, maxPayload(ch.maxFrameLength));
         }
         if (model == null || ch.peerMemory == null || acceptBytes == 0 || mode(s.contextId) != Mode.AUTO)
         {
@@ -385,6 +637,23 @@ final class PathSelector
         this.types = publishedTypes;
     }
 
+    /** The on-line check's part of the stats line: keys, rounds, how often it overruled the model, what it chose. */
+    private void formatTrials(final StringBuilder sb)
+    {
+        long rounds = 0;
+        long changes = 0;
+        long overruled = 0;
+        for (final PathTrials t : trials.values())
+        {
+            rounds += t.rounds();
+            changes += t.changes();
+            overruled += t.rounds() > 0 && t.chosen() != t.candidates()[0] ? 1 : 0;
+        }
+        sb.append("; on-line check (").append(trialSamples).append(" samples per path): keys=").append(trialKeys)
+            .append(" rounds=").append(rounds).append(" changes=").append(changes).append(" model overruled=").append(overruled)
+            .append(" last key's path=").append(lastTrials == null ? "none" : PathTrials.name(lastTrials.chosen()));
+    }
+
     /** The {@code jmpi.pvas.stats} line of the protocol's paths. */
 
     String format(final int rank)
@@ -397,6 +666,7 @@ final class PathSelector
             .append(" staged[no-peer-memory=").append(stagedNoPeerMemory)
             .append(" mode=").append(stagedForced)
             .append(" type-not-sendable=").append(stagedTypeTooLarge)
+            .append(" on-line=").append(stagedAtOnce)
             .append("]; received direct[peer-copy=").append(peerCopies)
             .append(" split-copy=").append(splitCopies)
             .append(" sender-copy=").append(senderCopies)
@@ -416,6 +686,10 @@ final class PathSelector
         if (types != null)
         {
             types.format(sb);
+        }
+        if (trialKeys > 0)
+        {
+            formatTrials(sb);
         }
         if (model != null)
         {

@@ -23,8 +23,8 @@ import static org.jmpi.internal.pt2pt.FrameDescriptor.*;
  */
 final class PeerCopyPath implements RendezvousPath
 {
-    /** What the receiver keeps of an RTS until it matches. */
-    record Arrival(long handle, long elementOffset, long count, Datatype type)
+    /** What the receiver keeps of an RTS until it matches; {@code packed}: a staging buffer packed at send ({@link FrameDescriptor#FLAG_PACKED}). */
+    record Arrival(long handle, long elementOffset, long count, Datatype type, boolean packed)
     {
     }
 
@@ -143,9 +143,10 @@ final class PeerCopyPath implements RendezvousPath
         final int wireLength = buffer.getInt(base + PEER_WIRE_LENGTH_OFFSET, BYTE_ORDER);
         final Datatype type = types.read(ch, typeId, wireLength, buffer, base + PEER_RTS_LENGTH,
             extensionLength - (PEER_RTS_LENGTH - ENVELOPE_LENGTH), "peer-copy RTS");
+        final boolean packed = (buffer.getByte(base + FLAGS_OFFSET) & FLAG_PACKED) != 0;
         return new Arrival(buffer.getLong(base + PEER_HANDLE_OFFSET, BYTE_ORDER),
             buffer.getLong(base + PEER_ELEMENT_OFFSET_OFFSET, BYTE_ORDER),
-            buffer.getLong(base + PEER_COUNT_OFFSET, BYTE_ORDER), type);
+            buffer.getLong(base + PEER_COUNT_OFFSET, BYTE_ORDER), type, packed);
     }
 
     @Override
@@ -155,18 +156,22 @@ final class PeerCopyPath implements RendezvousPath
         if (acceptBytes > 0)
         {
             final Arrival a = (Arrival)arrival;
-            if (!selector.takeDirect(r.entry.contextId, a.type(), a.count(), r.convertor.stats(), acceptBytes, 1, ch.fastFrameLength))
+            final int path = selector.choose(r, ch, a, acceptBytes);
+            if (path > 0)
             {
-                // The cost model finds the staged pipeline cheaper for these two layouts: CTS, and the sender streams.
-                fragments.onMatched(r, ch, senderRequest, acceptBytes, null);
+                // The cost model (or the on-line check) finds the staged pipeline faster for these two layouts: CTS,
+                // naming the fragment size when the receiver chose it, and the sender streams.
+                fragments.stage(r, ch, senderRequest, acceptBytes, path == PathSelector.STAGED_BY_SENDER ? 0 : path, selector.packWish(r));
                 return;
             }
             selector.directTaken(true, false);
             final Object memory = ch.peerMemory.map(ch.worldRank, a.handle());
             final Convertor source = Convertor.create(BufferView.of(memory, "peer send buffer"), a.elementOffset(), a.count(), a.type());
             DirectCopy.copy(source, r.convertor, 0, acceptBytes);
+            selector.timed(r);
         }
-        protocol.submit(ch, ControlFrame.fin(senderRequest));
+        final byte wish = selector.packWish(r);
+        protocol.submit(ch, ControlFrame.fin(senderRequest, wish, (wish & FLAG_STAGE) != 0 ? selector.wishedFragment() : 0));
         r.completeReceive();
     }
 

@@ -109,18 +109,21 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
     /**
      * How rendezvous messages to ranks with peer memory move ({@code jmpi.pvas.mode}: auto, direct or staged) and,
      * for auto, where the cost model comes from ({@code jmpi.pvas.calibration}: a file, or blank to measure now,
-     * which only a rank with a peer reached by peer memory does). Before any traffic.
+     * which only a rank with a peer reached by peer memory does), and auto's on-line check of the model's choice:
+     * {@code samples} timed messages per candidate path of a repeated message (0: off), from its {@code delay}th
+     * message, re-checked after {@code recheck} messages (0: never) ({@code jmpi.pvas.online.samples},
+     * {@code jmpi.pvas.online.delay}, {@code jmpi.pvas.online.recheck}; docs/pvas.md). Before any traffic.
      *
      * @throws MpiException ERR_ARG for an unknown mode or an unreadable calibration file
      */
-    public void pathSelection(final String mode, final String calibration)
+    public void pathSelection(final String mode, final String calibration, final int samples, final long recheck, final long delay)
     {
         boolean anyPeerMemory = false;
         for (final PeerChannel ch : peers)
         {
             anyPeerMemory |= ch.peerMemory != null;
         }
-        selector.configure(mode, calibration, anyPeerMemory);
+        selector.configure(mode, calibration, anyPeerMemory, samples, recheck, delay);
     }
 
     /**
@@ -405,10 +408,12 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
             case TYPE_EAGER -> recvSide.onEnvelope(ch, buffer, index, lengthBytes, false);
             case TYPE_RTS -> recvSide.onEnvelope(ch, buffer, index, lengthBytes, true);
             case TYPE_CTS -> sendSide.onCts(ch, buffer.getLong(index + CTS_SENDER_REQUEST_OFFSET, BYTE_ORDER),
-                buffer.getLong(index + CTS_RECEIVER_REQUEST_OFFSET, BYTE_ORDER), buffer.getLong(index + CTS_ACCEPT_OFFSET, BYTE_ORDER));
+                buffer.getLong(index + CTS_RECEIVER_REQUEST_OFFSET, BYTE_ORDER), buffer.getLong(index + CTS_ACCEPT_OFFSET, BYTE_ORDER),
+                (buffer.getShort(index + RESERVED_OFFSET, BYTE_ORDER) & 0xFFFF) * FRAGMENT_UNIT, buffer.getByte(index + FLAGS_OFFSET));
             case TYPE_DATA -> fragments.onData(srcRank, buffer, index);
-            case TYPE_ACK -> sendSide.onReply(ch, buffer.getLong(index + REPLY_SENDER_REQUEST_OFFSET, BYTE_ORDER), false);
-            case TYPE_FIN -> sendSide.onReply(ch, buffer.getLong(index + REPLY_SENDER_REQUEST_OFFSET, BYTE_ORDER), true);
+            case TYPE_ACK -> sendSide.onReply(ch, buffer.getLong(index + REPLY_SENDER_REQUEST_OFFSET, BYTE_ORDER), false, (byte)0, 0);
+            case TYPE_FIN -> sendSide.onReply(ch, buffer.getLong(index + REPLY_SENDER_REQUEST_OFFSET, BYTE_ORDER), true,
+                buffer.getByte(index + FLAGS_OFFSET), (buffer.getShort(index + RESERVED_OFFSET, BYTE_ORDER) & 0xFFFF) * FRAGMENT_UNIT);
             case TYPE_SPLIT -> sendSide.onSplit(ch, buffer, index, lengthBytes);
             case TYPE_CREDIT ->
             {

@@ -47,6 +47,9 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
     String errorDetail;
     /** Whether the matched message was eager (its payload unpacked from a frame or an unexpected copy). */
     boolean eager;
+    /** The on-line path check timing this receive's completion ({@link PathSelector#timed}), or null, and its path. */
+    PathTrials trials;
+    int trialPath;
 
     /** The posted-list entry of a receive. */
     static final class Posted extends MatchEntry
@@ -116,6 +119,7 @@ final class RecvRequestImpl extends RequestImpl implements Runnable
         error = ErrorClass.SUCCESS;
         errorDetail = null;
         eager = false;
+        trials = null;
     }
 
     /**

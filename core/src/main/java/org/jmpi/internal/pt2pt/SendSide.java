@@ -137,14 +137,20 @@ final class SendSide
         }
     }
 
-    void onCts(final PeerChannel ch, final long senderRequest, final long receiverRequest, final long acceptBytes)
+    /**
+     * The receiver's CTS: {@code askedFragment} is the fragment payload it asks for (0: this side's choice), {@code flags}
+     * its wish about packing this layout at send next time (the on-line path check, {@link PathSelector#packWished}).
+     */
+    void onCts(final PeerChannel ch, final long senderRequest, final long receiverRequest, final long acceptBytes, final int askedFragment,
+        final byte flags)
     {
         final SendRequestImpl s = take(ch, senderRequest, "CTS");
         if (s.path == rdma)
         {
             rdma.release(s, ch);
         }
-        fragments.onCts(s, ch, receiverRequest, acceptBytes);
+        selector.packWished(s, ch, flags, askedFragment);
+        fragments.onCts(s, ch, receiverRequest, acceptBytes, askedFragment);
     }
 
     /** The RDMA path's hook: tried before the others for every rendezvous send. Before traffic. */
@@ -173,12 +179,13 @@ final class SendSide
         this.splitMin = bytes;
     }
 
-    /** ACK of a synchronous eager send, or FIN of a path whose receiver is done. */
-    void onReply(final PeerChannel ch, final long senderRequest, final boolean fin)
+    /** ACK of a synchronous eager send, or FIN of a path whose receiver is done (with its wish {@code flags} and {@code fragment}). */
+    void onReply(final PeerChannel ch, final long senderRequest, final boolean fin, final byte flags, final int fragment)
     {
         final SendRequestImpl s = take(ch, senderRequest, fin ? "FIN" : "ACK");
         if (fin)
         {
+            selector.packWished(s, ch, flags, fragment);
             s.path.onFinished(s, ch);
         }
         s.completeSend();

@@ -25,6 +25,18 @@ public final class CoreParams
     public static final ParamSpec PVAS_CALIBRATION = new ParamSpec("jmpi.pvas.calibration", "startup", "path",
         "Where pvas.mode=auto takes its cost model from: 'startup' measures it at init (a few ms per rank with a peer it " +
         "reaches by peer memory), otherwise a file written by 'jmpirun --calibrate' (docs/pvas.md).");
+    public static final ParamSpec PVAS_ONLINE_SAMPLES = new ParamSpec("jmpi.pvas.online.samples", "4", "messages",
+        "pvas.mode=auto: the on-line check of the cost model's choice. A message repeated between the same two ranks (same " +
+        "communicator, tag, receive layout and size) tries the direct copy and the staged pipeline at the model's fragment " +
+        "size and its neighbours on its first messages, this many each, and keeps the fastest by the median; 0 turns the " +
+        "check off (the model alone decides, as before session 12; docs/pvas.md).");
+    public static final ParamSpec PVAS_ONLINE_DELAY = new ParamSpec("jmpi.pvas.online.delay", "16", "messages",
+        "pvas.mode=auto, on-line check: messages of a key on the model's path before its candidates are first tried (its " +
+        "first messages pay for the layout's first use and the JIT's compilations, which would decide the trial); 0: from " +
+        "the first message.");
+    public static final ParamSpec PVAS_ONLINE_RECHECK = new ParamSpec("jmpi.pvas.online.recheck", "1000", "messages",
+        "pvas.mode=auto, on-line check: messages of a key after its choice before the candidates are tried again (the " +
+        "interval doubles, up to 64 times this, while the choice holds, and starts over when it changes); 0: never again.");
     public static final ParamSpec PVAS_STATS = new ParamSpec("jmpi.pvas.stats", "false", "boolean",
         "Print at finalize, per rank: rendezvous messages by path and why (eager, direct offered, staged for want of peer memory, " +
         "by mode or type; received by peer copy, split copy, sender copy, staged by the cost model or for want of an exposable " +
@@ -87,7 +99,7 @@ public final class CoreParams
         "given the same directory find each other's ports); empty: names stay within the job (docs/compat.md, \"Dynamic processes\").");
 
     public static final List<ParamSpec> ALL = List.of(
-        EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW, SPLIT_MIN, SPLIT, PVAS_MODE, PVAS_CALIBRATION, PVAS_STATS,
+        EAGER_LIMIT, FRAGMENT_SIZE, EAGER_WINDOW, SPLIT_MIN, SPLIT, PVAS_MODE, PVAS_CALIBRATION, PVAS_ONLINE_SAMPLES, PVAS_ONLINE_DELAY, PVAS_ONLINE_RECHECK, PVAS_STATS,
         IDLE_SPINS, IDLE_YIELDS, IDLE_SPIN_BURST, IDLE_JIT_WINDOW, IDLE_MIN_PARK, IDLE_MAX_PARK, ASYNC_PROGRESS, INIT_TIMEOUT,
         TRANSPORTS, JVM_ISOLATE, FINALIZE_WAIT, TRANSPORTS_SHOW,
         RDMA_RENDEZVOUS, RDMA_READ_MIN, RDMA_SGE_MIN,

@@ -188,7 +188,9 @@ public final class RankRuntime
             params.getLong(CoreParams.EAGER_WINDOW));
         protocol.splitCopy(parseFraction(params.get(CoreParams.SPLIT)), params.getLong(CoreParams.SPLIT_MIN));
         final String calibration = params.get(CoreParams.PVAS_CALIBRATION).trim();
-        protocol.pathSelection(params.get(CoreParams.PVAS_MODE), "startup".equals(calibration) ? "" : calibration);
+        protocol.pathSelection(params.get(CoreParams.PVAS_MODE), "startup".equals(calibration) ? "" : calibration,
+            (int)Math.min(1000, params.getLong(CoreParams.PVAS_ONLINE_SAMPLES)), params.getLong(CoreParams.PVAS_ONLINE_RECHECK),
+            params.getLong(CoreParams.PVAS_ONLINE_DELAY));
         protocol.rdmaRendezvous(params.get(CoreParams.RDMA_RENDEZVOUS), params.getLong(CoreParams.RDMA_READ_MIN),
             params.getLong(CoreParams.RDMA_SGE_MIN));
         final boolean offload = level == ThreadLevel.MULTIPLE || params.getBoolean(CoreParams.ASYNC_PROGRESS);

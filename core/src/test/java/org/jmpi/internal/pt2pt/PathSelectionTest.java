@@ -285,6 +285,55 @@ class PathSelectionTest
     }
 
     @Test
+    void shouldOverruleTheModelWhenTheOnLineCheckFindsItsPathSlow() throws Exception
+    {
+        // The model is told that reading short runs from the peer costs 1 µs each and fragments nothing, so it stages a
+        // strided message; the communicator's fragment hint makes the staged path artificially slow (64-byte
+        // fragments: 4,096 of them per message). The on-line check times both on the first messages of the repeated
+        // message and ends on the direct copy, with the bytes right throughout.
+        final int doubles = 32 * 1024;
+        final int messages = 30;
+        final Datatype strided = Datatype.vector(doubles, 1, 2, Datatype.DOUBLE).commit();
+        final Map<String, String> params = new java.util.HashMap<>(autoWith(new CopyCostModel(0.01, 7, 0.3, 0, 1000, "test")));
+        params.put("jmpi.pvas.online.delay", "4");
+        Ranks.run(2, ThreadLevel.SINGLE, params, (mpi, world) ->
+        {
+            final Protocol protocol = CommInternals.state(world).protocol();
+            final org.jmpi.Comm comm = world.dup();
+            comm.setInfo(new org.jmpi.Info().set("jmpi.fragment.size", "64"));
+            final double[] data = new double[2 * doubles];
+            for (int m = 0; m < messages; m++)
+            {
+                if (world.rank() == 0)
+                {
+                    for (int i = 0; i < data.length; i++)
+                    {
+                        data[i] = m * 1e6 + i;
+                    }
+                    comm.send(data, 0, 1, strided, 1, 7);
+                }
+                else
+                {
+                    java.util.Arrays.fill(data, -1);
+                    comm.recv(data, 0, 1, strided, 0, 7);
+                    for (int i = 0; i < data.length; i++)
+                    {
+                        assertEquals(i % 2 == 0 ? m * 1e6 + i : -1, data[i], "message " + m + ", element " + i);
+                    }
+                }
+            }
+            if (world.rank() == 1 && protocol.transportName(0).equals("jvm") && protocol.hasPeerMemory(0))
+            {
+                final String stats = protocol.engine().call(() -> protocol.pathStats(1));
+                assertTrue(stats.contains("changes=1 model overruled=1 last key's path=direct"), stats);
+                // The model's path for the first 4 messages, then its turns: the default 4 samples of 2 messages each.
+                assertTrue(stats.contains("staged[model=" + (4 + 4 * PathTrials.HOLD) + " "), stats);
+            }
+            comm.free();
+        });
+    }
+
+    @Test
     void shouldRejectAnUnknownModeNamingIt()
     {
         final MpiException ex = assertThrows(MpiException.class, () -> PathSelector.Mode.parse("fast"));
