@@ -26,7 +26,6 @@ import org.jmpi.Win;
  */
 public final class Team
 {
-
     private final Intracomm comm;
     /**
      * A window of one long whose fences are {@link #syncAll}'s barrier, and whose signals ({@code Win.signalAndWait})
