@@ -52,7 +52,9 @@ import org.jmpi.coarray.Team;
  * the coarray before its {@code syncImages}, {@code coarray-nb} copies its slots out of it after.
  * Steps of a solve and zeta as in {@link ConjugateGradient} (same matrix: the same zeta to rounding).
  * Usage: {@code bin/jmpirun [--threads] -np 4 -cp 'bench/target/classes:bench/target/lib/*'
- * org.jmpi.bench.rma.ConjugateGradient2D [--n 32] [--solves 5] [--versions two-sided,rma,coarray,coarray-nb]}.
+ * org.jmpi.bench.rma.ConjugateGradient2D [--n 32] [--solves 5] [--versions two-sided,rma,coarray,coarray-nb] [--phases]};
+ * {@code --phases} prints each rank's wall and CPU milliseconds per phase of the timed solves and its context switches
+ * ({@code #}-lines after each result).
  */
 public final class ConjugateGradient2D implements CgSolver
 {
