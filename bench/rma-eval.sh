@@ -21,7 +21,9 @@
 #   environment: SIZE = quick (XS Himeno and classes S/W: a check in a few minutes) or full (default: Himeno S and
 #   M, classes A and B; about 20-30 minutes on a quiet 2-core machine), or set the lists yourself:
 #   HIMENO (sizes, e.g. "S M"), HIMENO_ITERATIONS (per size, e.g. "S:100 M:20"), CG (classes, e.g. "A B"),
-#   CG_SOLVES (NPB's outer iterations, default 10; quick 3), THREADS (rank counts as threads, default "1 2 4 8"), JVMS (default "2 4"),
+#   CG_SOLVES (outer iterations per class, "class:count ...", default NPB's own: "S:15 W:15 A:15 B:75 C:75" for cg2d,
+#   NPB CG's scheme; quick: 3 each), CG1D_SOLVES (the same for the 1-D cg, default "S:15 W:15 A:15 B:15 C:15": it meets
+#   its target by far at every length, and at 75 it would double the eval's time), THREADS (rank counts as threads, default "1 2 4 8"), JVMS (default "2 4"),
 #   FORMS (JVM forms, default "arena heap"), PARTITION (arena partition per rank, default 256m),
 #   APPS (default "himeno cg cg2d costs targets"), ADDS (RmaTargets fetch_and_ops per rank, default 2000000),
 #   PLOTS (where the PNGs go, default docs/img).
@@ -34,14 +36,16 @@ source bench/java21.sh
 cp='bench/target/classes:bench/target/lib/*'
 size=${SIZE:-full}
 case $size in
-  quick) himeno_default="XS"; iterations_default="XS:60"; cg_default="S W"; solves_default=3;;
-  full) himeno_default="S M"; iterations_default="XS:60 S:100 M:20"; cg_default="A B"; solves_default=10;;
+  quick) himeno_default="XS"; iterations_default="XS:60"; cg_default="S W"; solves_default="S:3 W:3"; solves1d_default="S:3 W:3";;
+  full) himeno_default="S M"; iterations_default="XS:60 S:100 M:20"; cg_default="A B"; solves_default="S:15 W:15 A:15 B:75 C:75"
+    solves1d_default="S:15 W:15 A:15 B:15 C:15";;
   *) echo "SIZE is quick or full, not $size" >&2; exit 2;;
 esac
 himeno=${HIMENO:-$himeno_default}
 himeno_iterations=${HIMENO_ITERATIONS:-$iterations_default}
 cg=${CG:-$cg_default}
 cg_solves=${CG_SOLVES:-$solves_default}
+cg1d_solves=${CG1D_SOLVES:-$solves1d_default}
 threads=${THREADS:-1 2 4 8}
 jvms=${JVMS:-2 4}
 forms=${FORMS:-arena heap}
@@ -54,6 +58,13 @@ iterations_of() { # size
   local entry
   for entry in $himeno_iterations; do [ "${entry%%:*}" = "$1" ] && { echo "${entry#*:}"; return; }; done
   echo 100
+}
+solves_of() { # "class:count ..." class: NPB's outer iterations of a CG class (a bare number: for every class)
+  local entry
+  for entry in $1; do
+    case $entry in *:*) [ "${entry%%:*}" = "$2" ] && { echo "${entry#*:}"; return; };; *) echo "$entry"; return;; esac
+  done
+  echo 15
 }
 run() { # label np jmpirun-options... -- class args...
   local label=$1 np=$2; shift 2
@@ -85,11 +96,12 @@ for app in $apps; do
       done;;
     cg|cg2d)
       class=org.jmpi.bench.rma.ConjugateGradient
-      [ "$app" = cg2d ] && class=org.jmpi.bench.rma.ConjugateGradient2D
+      solves=$cg1d_solves
+      [ "$app" = cg2d ] && { class=org.jmpi.bench.rma.ConjugateGradient2D; solves=$cg_solves; }
       for c in $cg; do
         while read -r form n opts; do
           # shellcheck disable=SC2086
-          run "$app-$c-$form-$n" "$n" $opts -- "$class" --n "$(n_of "$c")" --solves "$cg_solves" --rounds "$rounds"
+          run "$app-$c-$form-$n" "$n" $opts -- "$class" --n "$(n_of "$c")" --solves "$(solves_of "$solves" "$c")" --rounds "$rounds"
         done < <(layouts)
       done;;
     costs)

@@ -551,6 +551,33 @@ public final class Win implements AutoCloseable
         call("Win.await", () -> window.waitEpoch("Win.await", true));
     }
 
+    /**
+     * A jmpi extension, for coarrays' {@code sync images}: signals each rank of {@code ranks} (window ranks, this rank
+     * not among them) once and waits until each has signalled this rank once, through the window's synchronisation
+     * memory (atomics between threads and through the PVAS arena; the one-sided layer elsewhere), with no message and
+     * no epoch left open. The signal is {@link #post}'s: a rank's k-th signal or post to a partner matches the partner's
+     * k-th wait for it. Everything this rank wrote to its memory or completed at a target before the call is visible to
+     * the partners after theirs.
+     *
+     * @throws MpiException ERR_RANK for a rank outside the window's group or this rank, ERR_RMA_SYNC inside a PSCW
+     *                      epoch of this window.
+     */
+    public void signalAndWait(final int... ranks)
+    {
+        call("Win.signalAndWait", () ->
+        {
+            for (final int r : ranks)
+            {
+                if (r < 0 || r >= comm.size() || r == comm.rank())
+                {
+                    throw new MpiException(ErrorClass.ERR_RANK, "Win.signalAndWait: rank " + r + " is not another rank of the window's group of " +
+                        comm.size());
+                }
+            }
+            window.signalAndWait("Win.signalAndWait", ranks);
+        });
+    }
+
     /** MPI_Win_test: {@link #await} without blocking; true when the exposure epoch is closed by this call. */
     public boolean test()
     {

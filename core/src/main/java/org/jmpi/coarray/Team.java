@@ -9,7 +9,6 @@ import org.jmpi.Datatype;
 import org.jmpi.ErrorClass;
 import org.jmpi.Intracomm;
 import org.jmpi.MpiException;
-import org.jmpi.Request;
 import org.jmpi.Win;
 
 /**
@@ -27,13 +26,11 @@ import org.jmpi.Win;
  */
 public final class Team
 {
-    private static final int SYNC_TAG = 1;
-    private static final byte[] NOTHING = new byte[0];
-
     private final Intracomm comm;
     /**
-     * A window of one long whose fences are {@link #syncAll}'s barrier: by atomics on the images' synchronisation
-     * memory between threads of one JVM, and across JVMs where it is in the PVAS arena.
+     * A window of one long whose fences are {@link #syncAll}'s barrier, and whose signals ({@code Win.signalAndWait})
+     * are {@link #syncImages}'s: by atomics on the images' synchronisation memory between threads of one JVM, and across
+     * JVMs where it is in the PVAS arena.
      */
     private final Win sync;
     /** Whether every image's window memory is in the PVAS arena, so coarrays are allocated there (decided together). */
@@ -122,16 +119,18 @@ public final class Team
         }
         completePuts();
         final int me = thisImage();
-        final List<Request> requests = new ArrayList<>(2 * images.length);
+        final int[] others = new int[named[me] ? images.length - 1 : images.length];
+        int at = 0;
         for (final int image : images)
         {
             if (image != me)
             {
-                requests.add(comm.isend(NOTHING, 0, 0, Datatype.BYTE, image, SYNC_TAG));
-                requests.add(comm.irecv(NOTHING, 0, 0, Datatype.BYTE, image, SYNC_TAG));
+                others[at++] = image;
             }
         }
-        Request.waitAll(requests.toArray(new Request[0]));
+        // one signal to each named image and one from each, on the team's synchronisation window (atomics on the images'
+        // memory between threads and through the arena; no message, no request)
+        sync.signalAndWait(others);
         VarHandle.fullFence();
     }
 

@@ -310,7 +310,10 @@ public final class RmaReport
             + "the one-sided counts in the 2-D CG include the sum they share, sumColumnBlock)\n\n" + t;
     }
 
-    /** Non-blank lines, less lone braces, of every method named {@code name} (a line {@code    private ... name(}). */
+    /**
+     * Non-blank lines, less lone braces and the 2-D CG's phase timer calls ({@code lap(...)}: instrumentation, not
+     * exchange code), of every method named {@code name} (a line {@code    private ... name(}).
+     */
     static int methodLines(final List<String> lines, final String name)
     {
         final Pattern start = Pattern.compile("^    (private|public|static|final| )+[\\w<>\\[\\]]+ " + name + "\\(.*");
@@ -324,7 +327,7 @@ public final class RmaReport
             for (int j = i + 1; j < lines.size() && !lines.get(j).equals("    }"); j++)
             {
                 final String l = lines.get(j).trim();
-                count += l.isEmpty() || l.equals("{") || l.equals("}") ? 0 : 1;
+                count += l.isEmpty() || l.equals("{") || l.equals("}") || l.startsWith("lap(") ? 0 : 1;
             }
         }
         return count;

@@ -12,6 +12,17 @@ interface CgSolver
     /** Flops of one solve on this rank. */
     long flopsPerSolve();
 
+    /** Starts timing the phases of the solves (wall ns per phase, {@link #phaseNs()}); a no-op where not timed. */
+    default void timePhases()
+    {
+    }
+
+    /** Wall ns per phase since {@link #timePhases()} (names: {@link ConjugateGradient2D#PHASES}), or null. */
+    default long[] phaseNs()
+    {
+        return null;
+    }
+
     /** Frees what the version holds (collective). */
     void close();
 }

@@ -361,9 +361,24 @@ public final class ConjugateGradient implements CgSolver
      */
     static void timeAndPrint(final Intracomm world, final String name, final int solves, final CgSolver cg)
     {
+        timeAndPrint(world, name, solves, cg, false);
+    }
+
+    /**
+     * As above; with {@code phases} each rank's wall time per phase of the solves ({@link CgSolver#phaseNs()}) and its
+     * main thread's context switches (voluntary: it blocked, parked; involuntary: preempted, or yielded to another
+     * thread) follow as {@code #}-lines.
+     */
+    static void timeAndPrint(final Intracomm world, final String name, final int solves, final CgSolver cg, final boolean phases)
+    {
         cg.run(1);
         world.barrier();
         final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        final long[] switches0 = phases ? contextSwitches() : null;
+        if (phases)
+        {
+            cg.timePhases();
+        }
         final long cpu0 = threads.getCurrentThreadCpuTime();
         final long t0 = System.nanoTime();
         final double zeta = cg.run(solves);
@@ -371,6 +386,10 @@ public final class ConjugateGradient implements CgSolver
         final long[] cpu = new long[world.size()];
         cpu[world.rank()] = threads.getCurrentThreadCpuTime() - cpu0;
         world.allgather(Comm.IN_PLACE, 0, 0, Datatype.LONG, cpu, 0, 1, Datatype.LONG);
+        if (phases)
+        {
+            printPhases(world, name, cg.phaseNs(), switches0);
+        }
         final long[] flops = {cg.flopsPerSolve() * solves};
         world.allreduce(Comm.IN_PLACE, 0, flops, 0, 1, Datatype.LONG, Op.SUM);
         cg.close();
@@ -384,6 +403,66 @@ public final class ConjugateGradient implements CgSolver
             System.out.printf(Locale.ROOT, "%-14s %10.3f %10.1f %18.12e %10.2e %s%n", name, seconds, flops[0] / seconds / 1e6, zeta,
                 cg.residual(), perRank);
         }
+    }
+
+    /** Gathers and prints (rank 0) each rank's phase times and context switches since {@code switches0}. */
+    private static void printPhases(final Intracomm world, final String name, final long[] phaseNs, final long[] switches0)
+    {
+        final int names = 2 * ConjugateGradient2D.PHASES.length;
+        final long[] mine = new long[names + 2];
+        if (phaseNs != null)
+        {
+            System.arraycopy(phaseNs, 0, mine, 0, names);
+        }
+        final long[] switches = contextSwitches();
+        mine[names] = switches[0] - switches0[0];
+        mine[names + 1] = switches[1] - switches0[1];
+        final long[] all = new long[mine.length * world.size()];
+        world.allgather(mine, 0, mine.length, Datatype.LONG, all, 0, mine.length, Datatype.LONG);
+        if (world.rank() == 0)
+        {
+            for (int r = 0; r < world.size(); r++)
+            {
+                final StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "# phases %-10s rank %d ms wall/cpu:", name, r));
+                final int phases = names / 2;
+                for (int p = 0; p < phases; p++)
+                {
+                    if (all[r * mine.length + p] != 0)
+                    {
+                        line.append(String.format(Locale.ROOT, " %s=%.1f/%.1f", ConjugateGradient2D.PHASES[p], all[r * mine.length + p] / 1e6,
+                            all[r * mine.length + phases + p] / 1e6));
+                    }
+                }
+                line.append(String.format(Locale.ROOT, " | switches voluntary=%d involuntary=%d", all[r * mine.length + names],
+                    all[r * mine.length + names + 1]));
+                System.out.println(line);
+            }
+        }
+    }
+
+    /** The calling thread's voluntary and involuntary context switches (Linux; zeros elsewhere). */
+    static long[] contextSwitches()
+    {
+        final long[] out = new long[2];
+        try
+        {
+            for (final String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/thread-self/status")))
+            {
+                if (line.startsWith("voluntary_ctxt_switches:"))
+                {
+                    out[0] = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                }
+                else if (line.startsWith("nonvoluntary_ctxt_switches:"))
+                {
+                    out[1] = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                }
+            }
+        }
+        catch (final java.io.IOException | RuntimeException ex)
+        {
+            // not Linux: no counts
+        }
+        return out;
     }
 
     public static void main(final String[] args)

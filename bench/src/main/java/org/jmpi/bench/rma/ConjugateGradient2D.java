@@ -35,9 +35,10 @@ import org.jmpi.coarray.Team;
  * <ul>
  * <li>{@code two-sided}: the row reduction is an allreduce on the row communicator, the transpose a sendrecv;</li>
  * <li>{@code rma} (get-based): the row reduction and the transpose in one step: each process writes its partial sums
- * straight into its window (made by {@code Win.allocate}: in the arena where it is on, so the gets between JVMs are
- * direct copies) and gets the column block it needs straight from the partial sums of the processes of that block's
- * row, and sums them in column order; synchronised by post/start/complete/wait with those processes and with the
+ * straight into its window (by {@code Win.allocate} in the arena where every rank has it, so the gets between JVMs are
+ * direct copies; else by {@code Win.create} over a Java array) and gets the column block it needs straight from the
+ * partial sums of the processes of that block's row (the first into the result, its own piece read in place), and
+ * sums them in column order; synchronised by post/start/complete/wait with those processes and with the
  * processes that read its own, not with everyone (at 2 x 2 the two busy diagonal processes never wait for each
  * other, as in the two-sided version); the window holds two halves of partial sums, used by the products in turn, so
  * the closing {@code await} of a product can wait until the next one has written;</li>
@@ -51,7 +52,9 @@ import org.jmpi.coarray.Team;
  * the coarray before its {@code syncImages}, {@code coarray-nb} copies its slots out of it after.
  * Steps of a solve and zeta as in {@link ConjugateGradient} (same matrix: the same zeta to rounding).
  * Usage: {@code bin/jmpirun [--threads] -np 4 -cp 'bench/target/classes:bench/target/lib/*'
- * org.jmpi.bench.rma.ConjugateGradient2D [--n 32] [--solves 5] [--versions two-sided,rma,coarray,coarray-nb]}.
+ * org.jmpi.bench.rma.ConjugateGradient2D [--n 32] [--solves 5] [--versions two-sided,rma,coarray,coarray-nb] [--phases]};
+ * {@code --phases} prints each rank's wall and CPU milliseconds per phase of the timed solves and its context switches
+ * ({@code #}-lines after each result).
  */
 public final class ConjugateGradient2D implements CgSolver
 {
@@ -67,6 +70,26 @@ public final class ConjugateGradient2D implements CgSolver
     }
 
     private static final int ITERATIONS = 25;
+    /** Elements of {@code out} summed at a time over every piece (8 KiB: the block stays in the first-level cache). */
+    private static final int SUM_BLOCK = 1024;
+    /** The phases {@code --phases} times, per rank: where a product's time goes, per version. */
+    static final String[] PHASES = {"compute", "allreduce", "sendrecv", "await", "post", "start", "get", "complete", "sync",
+        "put", "copy", "sum", "dot", "vector"};
+    private static final int COMPUTE = 0;
+    private static final int ALLREDUCE = 1;
+    private static final int SENDRECV = 2;
+    private static final int AWAIT = 3;
+    private static final int POST = 4;
+    private static final int START = 5;
+    private static final int GET = 6;
+    private static final int COMPLETE = 7;
+    private static final int SYNC = 8;
+    private static final int PUT = 9;
+    private static final int COPY = 10;
+    private static final int SUM = 11;
+    private static final int DOT = 12;
+    private static final int VECTOR = 13;
+    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
     private static final int TAG = 18;
 
     private final Intracomm comm;
@@ -115,7 +138,12 @@ public final class ConjugateGradient2D implements CgSolver
     private final int[] partners;
     /** Whether the rma version has an exposure epoch open (closed by the next product's {@code await}). */
     private boolean exposed;
-    /** The RMA version's window memory: two halves of my partial sums, one per product in turn. */
+    /**
+     * The RMA version's window memory, two halves of my partial sums, one per product in turn: an array (the window made
+     * by {@code Win.create} over it), or where every rank's window can be in the PVAS arena a buffer there
+     * ({@link #stage}); the other is null.
+     */
+    private final double[] sums;
     private final DoubleBuffer stage;
     private final Team team;
     private final DoubleCoarray coarray;
@@ -123,6 +151,10 @@ public final class ConjugateGradient2D implements CgSolver
     /** Which half of the exchange memory this product uses (the get-based and nonblocking versions alternate). */
     private int parity;
     private double residual;
+    /** Wall then CPU time per phase of this rank ({@link #PHASES}), ns, when asked for ({@code --phases}); else null. */
+    private long[] phaseNs;
+    private long phaseMark;
+    private long cpuMark;
 
     /** One process's block of the {@code n^3} matrix; collective (the row communicator, the window or coarray). */
     public ConjugateGradient2D(final Intracomm comm, final Version version, final int n)
@@ -238,9 +270,7 @@ public final class ConjugateGradient2D implements CgSolver
                 coarray = null;
                 exchange = null;
                 inArena = null;
-                // two halves of partial sums, one per product in turn; in the arena where it is on, so the gets between
-                // JVMs are direct copies
-                win = Win.allocate(2L * maxRow * Double.BYTES, Double.BYTES, null, comm);
+                win = rmaWindow(comm, 2 * maxRow);
             }
             default ->
             {
@@ -251,7 +281,27 @@ public final class ConjugateGradient2D implements CgSolver
                 win = null;
             }
         }
-        stage = win == null ? null : ((ByteBuffer)win.base()).asDoubleBuffer();
+        sums = win != null && win.base() instanceof double[] array ? array : null;
+        stage = win != null && sums == null ? ((ByteBuffer)win.base()).asDoubleBuffer() : null;
+    }
+
+    /**
+     * The RMA version's window of {@code doubles} partial sums (collective): in the PVAS arena where every rank's can be
+     * ({@code Win.allocate}; the gets between JVMs are then direct copies), else over a Java array ({@code Win.create},
+     * MPI_Win_create over user memory: between threads the gets are direct copies too, and the partial product is
+     * written at array speed rather than through a buffer).
+     */
+    static Win rmaWindow(final Intracomm comm, final int doubles)
+    {
+        final Win allocated = Win.allocate((long)doubles * Double.BYTES, Double.BYTES, null, comm);
+        final int[] everyone = {allocated.inArena() ? 1 : 0};
+        comm.allreduce(Comm.IN_PLACE, 0, everyone, 0, 1, Datatype.INT, Op.MIN);
+        if (everyone[0] == 1)
+        {
+            return allocated;
+        }
+        allocated.free();
+        return Win.create(new double[doubles], Double.BYTES, null, comm);
     }
 
     /**
@@ -298,6 +348,7 @@ public final class ConjugateGradient2D implements CgSolver
                 z[i] += alpha * p[i];
                 r[i] -= alpha * q[i];
             }
+            lap(VECTOR);
             final double next = dot(r, r);
             final double beta = next / rho;
             rho = next;
@@ -305,6 +356,7 @@ public final class ConjugateGradient2D implements CgSolver
             {
                 p[i] = r[i] + beta * p[i];
             }
+            lap(VECTOR);
         }
         multiply(z, q);
         double sum = 0;
@@ -319,15 +371,27 @@ public final class ConjugateGradient2D implements CgSolver
     /** {@code out = A v} on column blocks: local product, row reduction, transpose exchange. */
     private void multiply(final double[] v, final double[] out)
     {
+        lap(VECTOR);
         // 1. the partial sum over my row block, into this product's half of the exchange memory
         parity ^= 1;
         final int partial = parity * maxRow;
         switch (version)
         {
-            case RMA -> partialProduct(v, null, stage, partial);
-            case COARRAY -> partialProduct(v, exchange, null, partial);
-            default -> partialProduct(v, exchange, null, 0);
+            case RMA ->
+            {
+                if (sums != null)
+                {
+                    partialProduct(v, sums, partial);
+                }
+                else
+                {
+                    partialProduct(v, stage, partial);
+                }
+            }
+            case COARRAY -> partialProduct(v, exchange, partial);
+            default -> partialProduct(v, exchange, 0);
         }
+        lap(COMPUTE);
         final int subOffset = colStart[myCol] - colStart[(myCol / k) * k];
         switch (version)
         {
@@ -338,8 +402,8 @@ public final class ConjugateGradient2D implements CgSolver
         }
     }
 
-    /** My block times my part of {@code v}, into {@code array} (or the buffer {@code buffer}) from {@code at}. */
-    private void partialProduct(final double[] v, final double[] array, final DoubleBuffer buffer, final int at)
+    /** My block times my part of {@code v}, into {@code into} from {@code at}. */
+    private void partialProduct(final double[] v, final double[] into, final int at)
     {
         for (int i = 0; i < rowCount; i++)
         {
@@ -348,14 +412,21 @@ public final class ConjugateGradient2D implements CgSolver
             {
                 sum += values[e] * v[columns[e]];
             }
-            if (array != null)
+            into[at + i] = sum;
+        }
+    }
+
+    /** As above, into a buffer (window memory in the arena). */
+    private void partialProduct(final double[] v, final DoubleBuffer into, final int at)
+    {
+        for (int i = 0; i < rowCount; i++)
+        {
+            double sum = 0;
+            for (int e = rowPtr[i]; e < rowPtr[i + 1]; e++)
             {
-                array[at + i] = sum;
+                sum += values[e] * v[columns[e]];
             }
-            else
-            {
-                buffer.put(at + i, sum);
-            }
+            into.put(at + i, sum);
         }
     }
 
@@ -365,8 +436,10 @@ public final class ConjugateGradient2D implements CgSolver
         final int sendOffset = colStart[sendBlock] - rowLo;
         final int sendLength = colStart[sendBlock + 1] - colStart[sendBlock];
         rowComm.allreduce(Comm.IN_PLACE, 0, exchange, 0, rowCount, Datatype.DOUBLE, Op.SUM);
+        lap(ALLREDUCE);
         comm.sendrecv(exchange, sendOffset, sendLength, Datatype.DOUBLE, sendTo, TAG, out, 0, colCount, Datatype.DOUBLE,
             receiveFrom, TAG);
+        lap(SENDRECV);
     }
 
     /**
@@ -382,24 +455,43 @@ public final class ConjugateGradient2D implements CgSolver
         {
             win.await();
         }
+        lap(AWAIT);
         win.post(readers, Win.MODE_NOPUT);
         exposed = true;
+        lap(POST);
         win.start(sources, 0);
+        lap(START);
         final int sourceRow = myCol / k;
+        int own = -1;
+        int first = -1;
         for (int j = 0; j < gridCols; j++)
         {
             final int source = sourceRow * gridCols + j;
-            if (source == comm.rank())
+            if (source == comm.rank() && sums != null)
+            {
+                own = j;
+            }
+            else if (source == comm.rank())
             {
                 stage.get(partial + subOffset, parts, j * maxRow, colCount);
+            }
+            else if (first < 0 && j <= 1)
+            {
+                // the first piece got straight into out (piece 0 or 1: the sum starts with p0 + p1, in either order)
+                win.get(out, 0, colCount, Datatype.DOUBLE, source, partial + subOffset, colCount, Datatype.DOUBLE);
+                first = j;
             }
             else
             {
                 win.get(parts, j * maxRow, colCount, Datatype.DOUBLE, source, partial + subOffset, colCount, Datatype.DOUBLE);
             }
         }
+        lap(GET);
         win.complete();
-        sumColumnBlock(out, -1, 0, parts, maxRow, 0);
+        lap(COMPLETE);
+        // my own piece read in place from my window memory (local loads, as the coarray version reads its own)
+        sumColumnBlock(out, first, own, sums, partial + subOffset, parts, maxRow, 0);
+        lap(SUM);
     }
 
     /**
@@ -412,16 +504,23 @@ public final class ConjugateGradient2D implements CgSolver
         {
             inArena.put(partial, exchange, partial, rowCount);
         }
+        lap(COPY);
         team.syncImages(partners);
+        lap(SYNC);
         final int sourceRow = myCol / k;
+        int first = -1;
         for (int j = 0; j < gridCols; j++)
         {
             if (sourceRow * gridCols + j != comm.rank())
             {
-                coarray.get(sourceRow * gridCols + j, partial + subOffset, parts, j * maxRow, colCount);
+                final boolean intoOut = first < 0 && j <= 1;
+                coarray.get(sourceRow * gridCols + j, partial + subOffset, intoOut ? out : parts, intoOut ? 0 : j * maxRow, colCount);
+                first = intoOut ? j : first;
             }
         }
-        sumColumnBlock(out, sourceRow == myRow ? myCol : -1, partial + subOffset, parts, maxRow, 0);
+        lap(GET);
+        sumColumnBlock(out, first, sourceRow == myRow ? myCol : -1, exchange, partial + subOffset, parts, maxRow, 0);
+        lap(SUM);
     }
 
     /**
@@ -446,34 +545,50 @@ public final class ConjugateGradient2D implements CgSolver
                 }
             }
         }
+        lap(PUT);
         team.syncImages(partners);
+        lap(SYNC);
         if (inArena != null)
         {
             inArena.get(slots, exchange, slots, gridCols * maxCol);
         }
-        sumColumnBlock(out, myCol / k == myRow ? myCol : -1, subOffset, exchange, maxCol, slots);
+        lap(COPY);
+        sumColumnBlock(out, -1, myCol / k == myRow ? myCol : -1, exchange, subOffset, exchange, maxCol, slots);
+        lap(SUM);
     }
 
     /**
      * {@code out[i]} = the sum over the row's columns j, in column order, of piece j: {@code pieces[at + j * stride + i]},
-     * piece {@code own} (unless -1) read in place from {@code exchange[ownAt + i]}.
+     * piece {@code own} (unless -1) read in place from {@code ownArray[ownAt + i]}, piece {@code first} (0, 1 or -1 for
+     * none) already in {@code out} (p0 + p1 = p1 + p0 exactly, so the sum is the same either way). In blocks of {@link #SUM_BLOCK}
+     * elements, every piece's part of a block added before the next block, so that the block of {@code out} stays in
+     * the first-level cache (one pass over each piece, not one over {@code out} per piece); each element still sums its
+     * pieces in column order, so the bits are those of the plain loop.
      */
-    private void sumColumnBlock(final double[] out, final int own, final int ownAt, final double[] pieces, final int stride,
-        final int at)
+    private void sumColumnBlock(final double[] out, final int first, final int own, final double[] ownArray, final int ownAt,
+        final double[] pieces, final int stride, final int at)
     {
-        for (int j = 0; j < gridCols; j++)
+        for (int lo = 0; lo < colCount; lo += SUM_BLOCK)
         {
-            final double[] from = j == own ? exchange : pieces;
-            final int start = j == own ? ownAt : at + j * stride;
-            if (j == 0)
+            final int hi = Math.min(lo + SUM_BLOCK, colCount);
+            for (int j = 0; j < gridCols; j++)
             {
-                System.arraycopy(from, start, out, 0, colCount);
-            }
-            else
-            {
-                for (int i = 0; i < colCount; i++)
+                if (j == first)
                 {
-                    out[i] += from[start + i];
+                    continue;
+                }
+                final double[] from = j == own ? ownArray : pieces;
+                final int shift = (j == own ? ownAt : at + j * stride);
+                if (j == 0 && first < 0)
+                {
+                    System.arraycopy(from, shift + lo, out, lo, hi - lo);
+                }
+                else
+                {
+                    for (int i = lo; i < hi; i++)
+                    {
+                        out[i] += from[shift + i];
+                    }
                 }
             }
         }
@@ -486,6 +601,7 @@ public final class ConjugateGradient2D implements CgSolver
         {
             sum += a[i] * b[i];
         }
+        lap(VECTOR);
         return rowSum(sum);
     }
 
@@ -494,7 +610,38 @@ public final class ConjugateGradient2D implements CgSolver
     {
         final double[] v = {value};
         rowComm.allreduce(Comm.IN_PLACE, 0, v, 0, 1, Datatype.DOUBLE, Op.SUM);
+        lap(DOT);
         return v[0];
+    }
+
+    /** Adds the wall and CPU time since the last lap to {@code phase}, when phases are timed. */
+    private void lap(final int phase)
+    {
+        if (phaseNs != null)
+        {
+            final long now = System.nanoTime();
+            final long cpu = CPU.getCurrentThreadCpuTime();
+            phaseNs[phase] += now - phaseMark;
+            phaseNs[PHASES.length + phase] += cpu - cpuMark;
+            phaseMark = now;
+            cpuMark = cpu;
+        }
+    }
+
+    /** Times the phases from now on ({@code --phases}); {@link #phaseNs()} reads them. */
+    @Override
+    public void timePhases()
+    {
+        phaseNs = new long[2 * PHASES.length];
+        phaseMark = System.nanoTime();
+        cpuMark = CPU.getCurrentThreadCpuTime();
+    }
+
+    /** Wall ns per phase of {@link #PHASES} since {@link #timePhases()}, or null. */
+    @Override
+    public long[] phaseNs()
+    {
+        return phaseNs;
     }
 
     /**
@@ -525,6 +672,7 @@ public final class ConjugateGradient2D implements CgSolver
         final int n = parsed.intOption("--n", 32);
         final int solves = parsed.intOption("--solves", 5);
         final int rounds = parsed.intOption("--rounds", 2);
+        final boolean phases = parsed.flag("--phases");
         try (Mpi mpi = Mpi.init(args))
         {
             final Intracomm world = mpi.world();
@@ -541,7 +689,8 @@ public final class ConjugateGradient2D implements CgSolver
             {
                 for (final String name : versions.split(","))
                 {
-                    ConjugateGradient.timeAndPrint(world, name.trim(), solves, new ConjugateGradient2D(world, Version.of(name.trim()), n));
+                    ConjugateGradient.timeAndPrint(world, name.trim(), solves, new ConjugateGradient2D(world, Version.of(name.trim()), n),
+                        phases);
                 }
             }
         }

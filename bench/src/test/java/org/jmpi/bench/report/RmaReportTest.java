@@ -65,10 +65,10 @@ class RmaReportTest
     }
 
     @Test
-    void shouldCountTheLinesOfAMethodLessBlanksAndLoneBraces()
+    void shouldCountTheLinesOfAMethodLessBlanksLoneBracesAndPhaseTimers()
     {
         final List<String> source = List.of("    private void exchange()", "    {", "        a();", "", "        if (x)", "        {", "            b();",
-            "        }", "    }", "    private void other()", "    {", "        c();", "    }");
+            "        }", "        lap(SUM);", "    }", "    private void other()", "    {", "        c();", "    }");
         assertEquals(3, RmaReport.methodLines(source, "exchange"));
         assertEquals(1, RmaReport.methodLines(source, "other"));
         assertEquals(0, RmaReport.methodLines(source, "missing"));

@@ -180,6 +180,27 @@ final class Epochs
         return true;
     }
 
+    /**
+     * Signals each rank of {@code group} once through the post counters and waits for one signal of each (coarrays'
+     * {@code sync images}: pairwise, without the rest of PSCW's epoch). The signal is the one {@link #post} sends, so a
+     * rank's k-th signal to a partner matches the partner's k-th post or signal to it; the signals are complete (at
+     * their targets) on return. Not while this rank has a PSCW epoch open on the window.
+     */
+    void signalAndWait(final String call, final int[] group)
+    {
+        if (startGroup != null || postGroup != null)
+        {
+            throw new MpiException(ErrorClass.ERR_RMA_SYNC, call + ": a PSCW epoch (" + openEpoch() + ") is open on this window");
+        }
+        final Completion[] signals = control.post(group);
+        control.awaitPosts(group);
+        for (int i = 0; i < group.length; i++)
+        {
+            window.track(group[i], signals[i]);
+            window.complete(group[i]);
+        }
+    }
+
     private void checkGroup(final String call, final int[] group)
     {
         final boolean[] seen = new boolean[size];

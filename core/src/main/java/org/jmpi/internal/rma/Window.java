@@ -674,6 +674,13 @@ public final class Window
         epochs.post(call, group);
     }
 
+    /** Signals each rank of {@code group} and waits for a signal of each ({@link Epochs#signalAndWait}). */
+    public void signalAndWait(final String call, final int[] group)
+    {
+        checkLive(call);
+        epochs.signalAndWait(call, group);
+    }
+
     /** MPI_Win_start: waits until every target of {@code group} has posted, then opens access to them. */
     public void start(final String call, final int[] group)
     {

@@ -311,6 +311,46 @@ class WinTest
 
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 4})
+    void shouldSignalAndWaitPairwiseBetweenPscwEpochs(final int size)
+    {
+        Ranks.run(size, (mpi, world) ->
+        {
+            final int rank = world.rank();
+            final int right = (rank + 1) % size;
+            final int left = (rank + size - 1) % size;
+            final int[] neighbours = right == left ? new int[] {right} : new int[] {left, right};
+            final int[] memory = new int[size];
+            try (Win win = Win.create(memory, 4, null, world))
+            {
+                for (int round = 1; round <= 20; round++)
+                {
+                    // a store, then the pairwise signal: after it each neighbour's store of this round is visible
+                    memory[rank] = round;
+                    win.signalAndWait(neighbours);
+                    // no epoch is open after it: read the neighbour's memory through a lock
+                    final int[] seen = new int[1];
+                    win.lock(Win.LOCK_SHARED, left, 0);
+                    win.get(seen, 0, 1, Datatype.INT, left, left, 1, Datatype.INT);
+                    win.unlock(left);
+                    // the left neighbour cannot pass its next signal before this rank's: it is at this round exactly
+                    assertEquals(round, seen[0], "round " + round + ": the left neighbour's store before its signal");
+                    win.signalAndWait(neighbours);
+                    // signals and posts share the post counters, consumed in order: a PSCW epoch after two signals
+                    final Group group = world.group().incl(neighbours);
+                    win.post(group, 0);
+                    win.start(group, 0);
+                    assertEquals(ErrorClass.ERR_RMA_SYNC, assertThrows(MpiException.class, () -> win.signalAndWait(neighbours)).errorClass());
+                    win.complete();
+                    win.await();
+                }
+                assertEquals(ErrorClass.ERR_RANK, assertThrows(MpiException.class, () -> win.signalAndWait(rank)).errorClass());
+                assertEquals(ErrorClass.ERR_RANK, assertThrows(MpiException.class, () -> win.signalAndWait(size)).errorClass());
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4})
     void shouldRunPscwWithOverlappingGroups(final int size)
     {
         Ranks.run(size, (mpi, world) ->
