@@ -155,7 +155,13 @@ final class PeerCopyPath implements RendezvousPath
         if (acceptBytes > 0)
         {
             final Arrival a = (Arrival)arrival;
-            if (!selector.takeDirect(r.entry.contextId, a.type(), a.count(), r.convertor.stats(), acceptBytes, 1, ch.fastFrameLength))
+            // A send side of one run (a message packed at send, or contiguous data) is always copied directly: the
+            // staged pipeline would copy the same bytes into fragments and write the same receive runs from them, and a
+            // message packed at send would be packed a second time (SPECFEM3D_oc middle and NAS_LU_y largest between
+            // threads were: packed at send, then staged by the model for their short receive runs; docs/pvas.md,
+            // "Session 12: copies").
+            if (!a.type().isContiguous() &&
+                !selector.takeDirect(r.entry.contextId, a.type(), a.count(), r.convertor.stats(), acceptBytes, 1, ch.fastFrameLength))
             {
                 // The cost model finds the staged pipeline cheaper for these two layouts: CTS, and the sender streams.
                 fragments.onMatched(r, ch, senderRequest, acceptBytes, null);
