@@ -38,7 +38,9 @@ import java.util.Locale;
  * array that is then put into the view, a contiguous copy counted in the time), {@code --sizes middle,largest},
  * {@code --methods datatype,manual}, {@code --iterations N} (200), {@code --warmup N} (20), {@code --label TEXT}
  * (printed in the header: the form, e.g. threads), {@code --samples} (also print every timed iteration, µs, on a comment
- * line: to see stalls the median hides), and {@code --sweep 1k,2k,...,1m}: instead of DDTBench's sizes,
+ * line: to see stalls the median hides), {@code --alternations N} (10: the methods of a pattern and size are timed
+ * alternately, in N rounds of {@code --iterations / N} each, the order rotating, so that both meet the same JIT state,
+ * placement and load; 1 times them one after the other), and {@code --sweep 1k,2k,...,1m}: instead of DDTBench's sizes,
  * each pattern's layout (the middle size's where it is long enough, else the largest's) cut to each of these byte
  * counts ({@link PrefixLayout}; sizes above the largest message are left out), datatype only (Figures 5 and 15 of
  * the PVAS paper). With {@code --sweep}, {@code --modes auto,direct,staged-4k,...} measures every listed path in the
@@ -227,22 +229,9 @@ public final class DdtPingPong
             }
             for (final DdtSize size : options.sizes())
             {
-                byte[] first = null;
-                for (final String method : options.methods())
+                if (rank <= 1)
                 {
-                    final DdtPattern p = DdtPatterns.create(name, size);
-                    final byte[] after = rank > 1 ? null : method.equals("manual") ? manual(p) : datatype(p, p.sendType(), p.recvType(),
-                        p.bytes(), size.name());
-                    if (first == null)
-                    {
-                        first = after;
-                    }
-                    else if (after != null && !Arrays.equals(first, after))
-                    {
-                        ok = false;
-                        out.println("ddt-pingpong: " + name + " " + size + " MISMATCH on rank " + rank + ": " + method +
-                            " left a different buffer than " + options.methods().get(0) + " at byte " + Arrays.mismatch(first, after));
-                    }
+                    ok &= exchange(name, size);
                 }
             }
         }
@@ -268,7 +257,15 @@ public final class DdtPingPong
         final Datatype recv = PrefixLayout.of(p, p.recvOffset(), p.recvCount(), p.recvType(), bytes);
         if (modeComms.isEmpty())
         {
-            datatype(p, send, recv, bytes, "sweep");
+            final Exchange e = datatype(p, send, recv);
+            try
+            {
+                time(p.name(), "sweep", bytes, List.of(e));
+            }
+            finally
+            {
+                free(e);
+            }
         }
         else
         {
@@ -347,11 +344,64 @@ public final class DdtPingPong
         };
     }
 
+    /** One method's ping-pong of one pattern: the iteration, this rank's buffer after its checked first run, arena memory. */
+    private record Exchange(String method, Runnable iteration, byte[] after, ByteBuffer memory)
+    {
+    }
+
     /**
-     * The datatype method: one checked ping-pong, warm-up, timed iterations; returns this rank's buffer after the
-     * first ping-pong. {@code send} and {@code recv} are used with count 1 when they are not the pattern's own types.
+     * DDTBench's size {@code size} of pattern {@code name} by every method (ranks 0 and 1): each method's first
+     * ping-pong from the same initial data, the buffers compared, then every method warmed up and timed alternately in
+     * {@code --alternations} rounds (the order rotating), so that the datatype and manual methods meet the same JIT
+     * state, placement and load, as Figure 5's modes do: run one after the other, a drift of the machine between the two
+     * decided the 4-13 KB cells, whose methods differ by a few per cent. Returns false on a mismatch (printed).
      */
-    private byte[] datatype(final DdtPattern p, final Datatype send, final Datatype recv, final long bytes, final String size)
+    private boolean exchange(final String name, final DdtSize size)
+    {
+        final List<Exchange> exchanges = new ArrayList<>();
+        try
+        {
+            boolean ok = true;
+            long bytes = 0;
+            for (final String method : options.methods())
+            {
+                final DdtPattern p = DdtPatterns.create(name, size);
+                bytes = p.bytes();
+                final Exchange e = method.equals("manual") ? manual(p) : datatype(p, p.sendType(), p.recvType());
+                exchanges.add(e);
+                final byte[] first = exchanges.get(0).after();
+                if (!Arrays.equals(first, e.after()))
+                {
+                    ok = false;
+                    out.println("ddt-pingpong: " + name + " " + size + " MISMATCH on rank " + world.rank() + ": " + method +
+                        " left a different buffer than " + options.methods().get(0) + " at byte " + Arrays.mismatch(first, e.after()));
+                }
+            }
+            time(name, size.name(), bytes, exchanges);
+            return ok;
+        }
+        finally
+        {
+            for (final Exchange e : exchanges)
+            {
+                free(e);
+            }
+        }
+    }
+
+    private void free(final Exchange e)
+    {
+        if (e.memory() != null)
+        {
+            mpi.freeMem(e.memory());
+        }
+    }
+
+    /**
+     * The datatype method: its iteration after one checked ping-pong. {@code send} and {@code recv} are used with count
+     * 1 when they are not the pattern's own types.
+     */
+    private Exchange datatype(final DdtPattern p, final Datatype send, final Datatype recv)
     {
         final int rank = world.rank();
         p.fill(rank == 0 ? RANK0_BASE : RANK1_BASE);
@@ -374,21 +424,20 @@ public final class DdtPingPong
             };
             iteration.run();
             copyBack(buffer, p.buffer());
-            final byte[] after = p.bufferBytes();
-            time(p.name(), size, bytes, "datatype", iteration);
-            return after;
+            return new Exchange("datatype", iteration, p.bufferBytes(), memory);
         }
-        finally
+        catch (final RuntimeException | Error ex)
         {
             if (memory != null)
             {
                 mpi.freeMem(memory);
             }
+            throw ex;
         }
     }
 
     /** The manual method: hand packing into a contiguous array (put into arena memory for {@code --buffers arena}). */
-    private byte[] manual(final DdtPattern p)
+    private Exchange manual(final DdtPattern p)
     {
         final int rank = world.rank();
         p.fill(rank == 0 ? RANK0_BASE : RANK1_BASE);
@@ -425,35 +474,56 @@ public final class DdtPingPong
                 world.send(wire, 0, elements, element, 0, t);
             };
             iteration.run();
-            final byte[] after = p.bufferBytes();
-            time(p.name(), p.size().name(), p.bytes(), "manual", iteration);
-            return after;
+            return new Exchange("manual", iteration, p.bufferBytes(), memory);
         }
-        finally
+        catch (final RuntimeException | Error ex)
         {
             if (memory != null)
             {
                 mpi.freeMem(memory);
             }
+            throw ex;
         }
     }
 
-    /** Warm-up, then timed iterations; rank 0 prints the line. */
-    private void time(final String name, final String size, final long bytes, final String method, final Runnable iteration)
+    /**
+     * Warm-up of each exchange, then {@code --iterations} timed iterations of each, alternated in {@code --alternations}
+     * rounds whose order rotates; rank 0 prints one line per exchange (with {@code --samples}, from the first round's start).
+     */
+    private void time(final String name, final String size, final long bytes, final List<Exchange> exchanges)
     {
-        for (int i = 0; i < options.warmup(); i++)
+        for (final Exchange e : exchanges)
         {
-            iteration.run();
+            for (int i = 0; i < options.warmup(); i++)
+            {
+                e.iteration().run();
+            }
         }
-        final long[] ns = new long[Math.max(1, options.iterations())];
+        final int count = exchanges.size();
+        final int iterations = Math.max(1, options.iterations());
+        final int rounds = Math.min(options.alternations(), iterations);
+        final long[][] ns = new long[count][iterations];
         final long startMs = System.currentTimeMillis();
-        for (int i = 0; i < ns.length; i++)
+        for (int round = 0; round < rounds; round++)
         {
-            final long t0 = System.nanoTime();
-            iteration.run();
-            ns[i] = System.nanoTime() - t0;
+            final int from = (int)((long)iterations * round / rounds);
+            final int to = (int)((long)iterations * (round + 1) / rounds);
+            for (int k = 0; k < count; k++)
+            {
+                final int m = (k + round) % count;
+                final Runnable iteration = exchanges.get(m).iteration();
+                for (int i = from; i < to; i++)
+                {
+                    final long t0 = System.nanoTime();
+                    iteration.run();
+                    ns[m][i] = System.nanoTime() - t0;
+                }
+            }
         }
-        report(name, size, bytes, method, ns, startMs);
+        for (int m = 0; m < count; m++)
+        {
+            report(name, size, bytes, exchanges.get(m).method(), ns[m], startMs);
+        }
     }
 
     /** Rank 0 prints the line of {@code ns} (and with {@code --samples} every sample, from {@code startMs} when known). */

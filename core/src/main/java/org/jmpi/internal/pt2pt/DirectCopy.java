@@ -10,7 +10,8 @@ import org.jmpi.internal.datatype.LayoutStats;
  * straight from the send layout into the receive layout, by the cursors' strided kernels.
  * <ol>
  * <li>One side a single contiguous run (both in native order): the other side packs straight into it or unpacks
- * straight from it.</li>
+ * straight from it; a receive layout of short runs unpacks from chunks of {@link #CHUNK} bytes each copied over from
+ * the send run in bulk first.</li>
  * <li>Both sides scattered in short runs (native order, {@link CopyCostModel#stepwise} false): the send side packs a
  * chunk of {@link #CHUNK} bytes into a small buffer that stays in the first-level cache and the receive side unpacks
  * it, chunk after chunk. The cursors' strided kernels move a run in well under a nanosecond where the type-to-type
@@ -26,6 +27,8 @@ final class DirectCopy
 {
     /** Bytes packed and unpacked at a time when both sides are scattered: half a typical 32 KiB L1 data cache. */
     static final int CHUNK = 16 * 1024;
+    /** Receive runs shorter than this on average are unpacked from a chunk copied over in bulk (case 2 of the list). */
+    static final double SHORT_RUN_BYTES = 64;
     private static final long CHUNK_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
     private static final ThreadLocal<byte[]> CHUNKS = ThreadLocal.withInitial(() -> new byte[CHUNK]);
 
@@ -55,9 +58,27 @@ final class DirectCopy
             src.pack(dst.runBase(), dst.runAddress(), to - from);
             dst.seek(to);
         }
-        else if (sendStats.blockCount() == 1)
+        else if (sendStats.blockCount() == 1 && recvStats.meanRunBytes() >= SHORT_RUN_BYTES)
         {
             dst.unpack(src.runBase(), src.runAddress(), to - from);
+            src.seek(to);
+        }
+        else if (sendStats.blockCount() == 1)
+        {
+            // Short receive runs from one run of the peer's (a message packed at send): bring each chunk over in one bulk
+            // copy and unpack it from the first-level cache; unpacked straight, each short load waited for a line from
+            // the other core (SPECFEM3D_oc, LAMMPS_atomic, NAS_LU_y between threads; docs/pvas.md, "Session 12: copies").
+            final byte[] chunk = CHUNKS.get();
+            final Object base = src.runBase();
+            final long at = src.runAddress();
+            for (long done = 0, left = to - from; left > 0; )
+            {
+                final long n = Math.min(CHUNK, left);
+                UnsafeApi.copyMemory(base, at + done, chunk, CHUNK_BASE, n);
+                dst.unpack(chunk, CHUNK_BASE, n);
+                done += n;
+                left -= n;
+            }
             src.seek(to);
         }
         else

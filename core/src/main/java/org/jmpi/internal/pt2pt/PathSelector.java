@@ -379,7 +379,7 @@ final class PathSelector
         }
         if (trialSamples == 0)
         {
-            return takeDirect(r.entry.contextId, a.type(), a.count(), r.convertor.stats(), bytes, 1, ch.fastFrameLength)
+            return oneRun(a) || takeDirect(r.entry.contextId, a.type(), a.count(), r.convertor.stats(), bytes, 1, ch.fastFrameLength)
                 ? PathTrials.DIRECT : STAGED_BY_SENDER;
         }
         final PathTrials t = trialsFor(r, ch, a, bytes);
@@ -401,6 +401,18 @@ final class PathSelector
             stagedByModel++;
         }
         return path;
+    }
+
+    /**
+     * Whether the send side is one run (a message packed at send, or contiguous data): the model's first choice for it is
+     * always the direct copy, since the staged pipeline would copy the same bytes into fragments and write the same
+     * receive runs from them, and a message packed at send would be packed a second time (SPECFEM3D_oc middle and
+     * NAS_LU_y largest between threads were: packed at send, then staged by the model for their short receive runs;
+     * docs/pvas.md, "Session 12: copies"). The on-line check still tries the staged sizes for it.
+     */
+    private static boolean oneRun(final PeerCopyPath.Arrival a)
+    {
+        return a.type().isContiguous();
     }
 
     /** The on-line check's entry of this receive's key, made with the model's choice first when new. */
@@ -476,7 +488,7 @@ final class PathSelector
                 }
             }
         }
-        final boolean direct = model.preferDirect(send, recv, bytes, 1, sizes.get(at));
+        final boolean direct = oneRun(a) || model.preferDirect(send, recv, bytes, 1, sizes.get(at));
         final ArrayList<Integer> list = new ArrayList<>();
         list.add(direct ? PathTrials.DIRECT : sizes.get(at));
         list.add(PathTrials.DIRECT);

@@ -453,8 +453,10 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
         }
     }
 
+    /** Emits what waits on each channel; the work is the items finished plus the fragments of streams still going. */
     private int flushChannels()
     {
+        final long streamedBefore = fragments.streamed();
         int work = 0;
         for (int i = pendingChannels.size() - 1; i >= 0; i--)
         {
@@ -473,7 +475,7 @@ public final class Protocol implements FrameHandler, ProgressEngine.Pollable
                 pendingChannels.remove(last);
             }
         }
-        return work;
+        return work + (int)(fragments.streamed() - streamedBefore);
     }
 
     boolean emitSend(final SendRequestImpl s, final PeerChannel ch)

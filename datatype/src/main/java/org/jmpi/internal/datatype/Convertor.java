@@ -1,12 +1,5 @@
 package org.jmpi.internal.datatype;
 
-import java.nio.Buffer;
-import java.nio.CharBuffer;
-import java.nio.DoubleBuffer;
-import java.nio.FloatBuffer;
-import java.nio.IntBuffer;
-import java.nio.LongBuffer;
-import java.nio.ShortBuffer;
 import java.util.Arrays;
 
 import org.agrona.DirectBuffer;
@@ -41,6 +34,15 @@ public final class Convertor
 
     /** Overlap checks give up (accepting the type) above this many runs. */
     private static final long OVERLAP_CHECK_MAX_RUNS = 1 << 22;
+
+    /** Frames of layouts whose runs average fewer bytes go through the scratch array ({@link #viaScratch}). */
+    static final long SCRATCH_MAX_RUN_BYTES = 64;
+    /** Shorter frames are packed in place: the bulk copy's fixed cost would dominate. */
+    static final long SCRATCH_MIN_BYTES = 512;
+    /** Half a 32 KiB first-level data cache. */
+    private static final int SCRATCH_BYTES = 16 * 1024;
+    private static final long SCRATCH_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+    private static final ThreadLocal<byte[]> SCRATCHES = ThreadLocal.withInitial(() -> new byte[SCRATCH_BYTES]);
 
     private static final int NATIVE = 0;
     private static final int SWAP = 1;
@@ -141,7 +143,7 @@ public final class Convertor
             throw new MpiException(ErrorClass.ERR_ARG, "offset=" + elementOffset + " must be >= 0");
         }
         final Program untyped = TypeAccess.get().program(type, false);
-        final long byteOffset = checkedByteOffset(view, elementOffset, count, type, untyped);
+        final long byteOffset = ConvertorChecks.checkedByteOffset(view, elementOffset, count, type, untyped);
         final boolean hasData = count > 0 && type.size() > 0;
         if ((flags & RECEIVE) != 0)
         {
@@ -160,78 +162,6 @@ public final class Convertor
         final Program program = mode == SWAP ? TypeAccess.get().program(type, true) : untyped;
         return new Convertor(view, view.base(), view.address() + byteOffset, mode,
             external32 || !BufferView.nativeLittleEndian(), type, count, program.top(count, type.extent()));
-    }
-
-    /**
-     * The byte offset of {@code elementOffset} elements, with the units and footprint checks when there is data
-     * (ERR_BUFFER, ERR_TYPE); shared by {@link #create(BufferView, long, long, Datatype, int)} and {@link OneRun}.
-     */
-    static long checkedByteOffset(final BufferView view, final long elementOffset, final long count, final Datatype type,
-        final Program untyped)
-    {
-        final long byteOffset;
-        try
-        {
-            byteOffset = Math.multiplyExact(elementOffset, view.elementSize());
-        }
-        catch (final ArithmeticException ex)
-        {
-            throw new MpiException(ErrorClass.ERR_BUFFER, "offset=" + elementOffset + " overflows", ex);
-        }
-        if (count > 0 && type.size() > 0)
-        {
-            checkUnits(view, type, untyped, count);
-            checkFootprint(view, elementOffset, byteOffset, count, type);
-        }
-        return byteOffset;
-    }
-
-    private static void checkUnits(final BufferView view, final Datatype type, final Program program, final long count)
-    {
-        if (view.byteAddressed())
-        {
-            return;
-        }
-        final Datatype basic = type.basicType();
-        final int elementCode = BasicType.of(view.elementType()).code();
-        if (basic == null || BasicType.of(basic).arrayElementCode() != elementCode)
-        {
-            throw new MpiException(ErrorClass.ERR_TYPE, "type " + type.name() + " (basic type " +
-                (basic == null ? "mixed" : basic.name()) + ") does not suit a " + view.buffer().getClass().getSimpleName() +
-                " buffer: an array or typed buffer takes only its element type " + view.elementType().name() +
-                "; use a ByteBuffer for mixed types");
-        }
-        final long bits = program.root.bits() | (count > 1 ? type.extent() : 0);
-        if ((bits & (view.elementSize() - 1)) != 0)
-        {
-            throw new MpiException(ErrorClass.ERR_TYPE, "type " + type.name() + " has a byte displacement or extent " +
-                "that is not a multiple of the " + view.elementSize() + "-byte elements of a " +
-                view.buffer().getClass().getSimpleName() + " buffer");
-        }
-    }
-
-    private static void checkFootprint(final BufferView view, final long elementOffset, final long byteOffset,
-        final long count, final Datatype type)
-    {
-        try
-        {
-            final long span = Math.multiplyExact(count - 1, type.extent());
-            final long lo = Math.addExact(Math.addExact(byteOffset, type.trueLb()), Math.min(0, span));
-            final long hi = Math.addExact(Math.addExact(byteOffset, type.trueUb()), Math.max(0, span));
-            if (lo >= 0 && hi <= view.capacityBytes())
-            {
-                return;
-            }
-            throw new MpiException(ErrorClass.ERR_BUFFER, "type does not fit the buffer: offset=" + elementOffset +
-                " elements, count=" + count + ", type " + type.name() + " (extent=" + type.extent() + ", trueLb=" +
-                type.trueLb() + ", trueUb=" + type.trueUb() + ") touches bytes [" + lo + ", " + hi + "), capacity=" +
-                view.capacityBytes() + " bytes");
-        }
-        catch (final ArithmeticException ex)
-        {
-            throw new MpiException(ErrorClass.ERR_BUFFER, "type does not fit the buffer: count=" + count + " x extent=" +
-                type.extent() + " overflows", ex);
-        }
     }
 
     /**
@@ -567,20 +497,69 @@ public final class Convertor
         return transfer(false, srcBase, srcAddress, maxBytes);
     }
 
-    /** Packs up to {@code maxBytes} into {@code dst} at {@code index}; returns bytes packed. */
+    /**
+     * Packs up to {@code maxBytes} into {@code dst} at {@code index} (a frame of a transport); returns bytes packed. A
+     * layout of short runs is packed into a cache-resident scratch array first and moved into the frame in one bulk copy
+     * ({@link #viaScratch}).
+     */
     public int pack(final MutableDirectBuffer dst, final int index, final int maxBytes)
     {
         final int n = (int)Math.min(maxBytes, total - pos);
         dst.boundsCheck(index, n);
+        if (viaScratch(n))
+        {
+            final byte[] scratch = SCRATCHES.get();
+            final Object base = dst.byteArray();
+            final long at = dst.addressOffset() + index;
+            for (long done = 0; done < n; )
+            {
+                final long k = Math.min(SCRATCH_BYTES, n - done);
+                transfer(true, scratch, SCRATCH_BASE, k);
+                UnsafeApi.copyMemory(scratch, SCRATCH_BASE, base, at + done, k);
+                done += k;
+            }
+            return n;
+        }
         return (int)transfer(true, dst.byteArray(), dst.addressOffset() + index, n);
     }
 
-    /** Unpacks up to {@code length} bytes from {@code src} at {@code index}; returns bytes consumed. */
+    /**
+     * Unpacks up to {@code length} bytes from {@code src} at {@code index} (a frame of a transport); returns bytes
+     * consumed. A layout of short runs takes the frame into a cache-resident scratch array in one bulk copy first
+     * ({@link #viaScratch}).
+     */
     public int unpack(final DirectBuffer src, final int index, final int length)
     {
         final int n = (int)Math.min(length, total - pos);
         src.boundsCheck(index, n);
+        if (viaScratch(n))
+        {
+            final byte[] scratch = SCRATCHES.get();
+            final Object base = src.byteArray();
+            final long at = src.addressOffset() + index;
+            for (long done = 0; done < n; )
+            {
+                final long k = Math.min(SCRATCH_BYTES, n - done);
+                UnsafeApi.copyMemory(base, at + done, scratch, SCRATCH_BASE, k);
+                transfer(false, scratch, SCRATCH_BASE, k);
+                done += k;
+            }
+            return n;
+        }
         return (int)transfer(false, src.byteArray(), src.addressOffset() + index, n);
+    }
+
+    /**
+     * Whether {@code n} stream bytes to or from a frame go through the scratch array: native order, a layout whose runs
+     * average under {@link #SCRATCH_MAX_RUN_BYTES}, and at least {@link #SCRATCH_MIN_BYTES}. A frame is memory the other
+     * rank's core wrote or read last (a transport's ring): the short stores or loads of a strided kernel each wait for a
+     * line to come over from that core, where one bulk copy streams the lines and the kernel then runs in the first-level
+     * cache, as DDTBench's hand-written packing does (NAS_LU_y middle between threads: the kernel's 40-byte moves into and
+     * out of the in-JVM ring took 3x the hand loops' samples; docs/pvas.md, "Session 12: copies").
+     */
+    private boolean viaScratch(final long n)
+    {
+        return mode == NATIVE && n >= SCRATCH_MIN_BYTES && top != null && top.blocks > 1 && total < SCRATCH_MAX_RUN_BYTES * top.blocks;
     }
 
     /**
@@ -729,163 +708,8 @@ public final class Convertor
                     Kernels.copy(sBase, s, base, bufAddress, k);
                 }
             }
-            case SWAP -> swapMove(pack, bufAddress - inner, sBase, s, k, BasicType.ofCode(leafCode), inner);
-            default -> indirectMove(pack, bufAddress, sBase, s, k);
-        }
-    }
-
-    /**
-     * Copies stream bytes {@code [phase, phase + k)} of a block at {@code blockAddress} whose elements are
-     * of type {@code t}, reversing each component of each element.
-     */
-    private void swapMove(final boolean pack, final long blockAddress, final Object sBase, long s, long k,
-        final BasicType t, long phase)
-    {
-        final int unit = t.swapUnit();
-        if (unit == 1)
-        {
-            if (pack)
-            {
-                Kernels.copy(base, blockAddress + phase, sBase, s, k);
-            }
-            else
-            {
-                Kernels.copy(sBase, s, base, blockAddress + phase, k);
-            }
-            return;
-        }
-        while (k > 0)
-        {
-            if (unit != 0 && phase % unit == 0 && k >= unit)
-            {
-                final long units = k / unit;
-                final long b = blockAddress + phase;
-                if (pack)
-                {
-                    swapUnits(base, b, sBase, s, unit, units);
-                }
-                else
-                {
-                    swapUnits(sBase, s, base, b, unit, units);
-                }
-                final long bytes = units * unit;
-                s += bytes;
-                phase += bytes;
-                k -= bytes;
-                continue;
-            }
-            final long mirror;
-            if (unit != 0)
-            {
-                final long r = phase % unit;
-                mirror = phase - r + (unit - 1 - r);
-            }
-            else
-            {
-                final int r = (int)(phase % t.size());
-                mirror = phase - r + t.mirror(r);
-            }
-            if (pack)
-            {
-                UnsafeApi.putByte(sBase, s, UnsafeApi.getByte(base, blockAddress + mirror));
-            }
-            else
-            {
-                UnsafeApi.putByte(base, blockAddress + mirror, UnsafeApi.getByte(sBase, s));
-            }
-            s++;
-            phase++;
-            k--;
-        }
-    }
-
-    private static void swapUnits(final Object srcBase, long src, final Object dstBase, long dst, final int unit,
-        final long units)
-    {
-        switch (unit)
-        {
-            case 2 ->
-            {
-                for (long i = 0; i < units; i++, src += 2, dst += 2)
-                {
-                    UnsafeApi.putShortUnaligned(dstBase, dst, Short.reverseBytes(UnsafeApi.getShortUnaligned(srcBase, src)));
-                }
-            }
-            case 4 ->
-            {
-                for (long i = 0; i < units; i++, src += 4, dst += 4)
-                {
-                    UnsafeApi.putIntUnaligned(dstBase, dst, Integer.reverseBytes(UnsafeApi.getIntUnaligned(srcBase, src)));
-                }
-            }
-            default ->
-            {
-                for (long i = 0; i < units; i++, src += 8, dst += 8)
-                {
-                    UnsafeApi.putLongUnaligned(dstBase, dst, Long.reverseBytes(UnsafeApi.getLongUnaligned(srcBase, src)));
-                }
-            }
-        }
-    }
-
-    /** Element-wise path for typed heap buffers without an accessible array; buffer addresses are byte indices. */
-    private void indirectMove(final boolean pack, long byteIndex, final Object sBase, long s, long k)
-    {
-        final Buffer b = view.indirect();
-        final int e = (int)view.elementSize();
-        while (k > 0)
-        {
-            final int i = (int)(byteIndex / e);
-            final int r = (int)(byteIndex % e);
-            final int n = (int)Math.min(k, e - r);
-            long bits = readBits(b, i);
-            for (int j = r; j < r + n; j++)
-            {
-                final int shift = 8 * (streamBigEndian ? e - 1 - j : j);
-                if (pack)
-                {
-                    UnsafeApi.putByte(sBase, s + j - r, (byte)(bits >>> shift));
-                }
-                else
-                {
-                    bits = (bits & ~(0xFFL << shift)) | ((UnsafeApi.getByte(sBase, s + j - r) & 0xFFL) << shift);
-                }
-            }
-            if (!pack)
-            {
-                writeBits(b, i, bits);
-            }
-            byteIndex += n;
-            s += n;
-            k -= n;
-        }
-    }
-
-    private static long readBits(final Buffer b, final int i)
-    {
-        return switch (b)
-        {
-            case ShortBuffer x -> x.get(i);
-            case CharBuffer x -> x.get(i);
-            case IntBuffer x -> x.get(i);
-            case LongBuffer x -> x.get(i);
-            case FloatBuffer x -> Float.floatToRawIntBits(x.get(i));
-            case DoubleBuffer x -> Double.doubleToRawLongBits(x.get(i));
-            default -> throw new IllegalStateException("no indirect access to " + b);
-        };
-    }
-
-    private static void writeBits(final Buffer b, final int i, final long bits)
-    {
-        switch (b)
-        {
-            case ShortBuffer x -> x.put(i, (short)bits);
-            case CharBuffer x -> x.put(i, (char)bits);
-            case IntBuffer x -> x.put(i, (int)bits);
-            case LongBuffer x -> x.put(i, bits);
-            case FloatBuffer x -> x.put(i, Float.intBitsToFloat((int)bits));
-            case DoubleBuffer x -> x.put(i, Double.longBitsToDouble(bits));
-            default -> throw new IllegalStateException("no indirect access to " + b);
+            case SWAP -> ElementMoves.swapMove(pack, base, bufAddress - inner, sBase, s, k, BasicType.ofCode(leafCode), inner);
+            default -> ElementMoves.indirectMove(pack, view.indirect(), (int)view.elementSize(), streamBigEndian, bufAddress, sBase, s, k);
         }
     }
 

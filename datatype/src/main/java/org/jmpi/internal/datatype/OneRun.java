@@ -39,7 +39,7 @@ public final class OneRun
         {
             return -1;
         }
-        final long byteOffset = Convertor.checkedByteOffset(view, elementOffset, count, type, untyped);
+        final long byteOffset = ConvertorChecks.checkedByteOffset(view, elementOffset, count, type, untyped);
         if ((flags & Convertor.RECEIVE) != 0 && view.readOnly())
         {
             throw new MpiException(ErrorClass.ERR_BUFFER, "receive buffer is read-only: " + view);
