@@ -111,8 +111,10 @@ class ProtocolPathsTest
             final int[] counts = {1, 1, 1, 1, 2 * count};
             if (world.rank() == 0)
             {
+                final Protocol protocol = CommInternals.state(world).protocol();
                 final Request[] sends = new Request[tags.length];
                 final double[][] out = new double[tags.length][];
+                boolean exposed = true;
                 for (int m = 0; m < tags.length; m++)
                 {
                     out[m] = new double[2 * count];
@@ -120,14 +122,32 @@ class ProtocolPathsTest
                     {
                         out[m][i] = m * 1e6 + i;
                     }
+                    exposed &= PeerExposure.exposes(protocol, 1, out[m]);
                     sends[m] = world.isend(out[m], 0, counts[m], types[m], 1, tags[m]);
                 }
                 world.barrier();
                 Request.waitAll(sends);
-                final Protocol protocol = CommInternals.state(world).protocol();
+                // Peer memory that exposes the heap arrays (the in-JVM transport's) copies every message. Peer memory
+                // that does not (the arena's, pvas) chooses among a copy from a staging buffer the sender packed into,
+                // the split copy offered without a handle, and fragments: only the total is checked here (PvasCopyTest
+                // checks the arena's paths). Remote memory without peer memory (the jmpi.jvm.memory=remote axis) moves
+                // the one-run message (DOUBLE) by RDMA and the strided ones, whose runs are below jmpi.rdma.sge.min, by
+                // fragments. With neither, every message goes through fragments.
+                final boolean peer = protocol.hasPeerMemory(1);
+                final long oneRun = java.util.Arrays.stream(types).filter(t -> t == Datatype.DOUBLE).count();
+                final long rdma = !peer && protocol.remoteMemory(1) != null ? oneRun : 0;
                 final long peerCopies = protocol.rendezvousSent(FrameDescriptor.PATH_PEER_COPY);
-                assertEquals(tags.length, peerCopies + protocol.rendezvousSent(FrameDescriptor.PATH_FRAGMENTS));
-                assertEquals(protocol.hasPeerMemory(1) ? tags.length : 0, peerCopies, "messages copied through peer memory");
+                final long splitCopies = protocol.rendezvousSent(FrameDescriptor.PATH_SPLIT_COPY);
+                final long fragments = protocol.rendezvousSent(FrameDescriptor.PATH_FRAGMENTS);
+                assertEquals(tags.length, peerCopies + splitCopies + fragments + protocol.rendezvousSent(RdmaFrameDescriptor.PATH_RDMA),
+                    "messages sent by rendezvous");
+                assertEquals(rdma, protocol.rendezvousSent(RdmaFrameDescriptor.PATH_RDMA), "messages moved through remote memory");
+                if (!peer || exposed)
+                {
+                    assertEquals(peer ? tags.length : 0, peerCopies, "messages copied through peer memory");
+                    assertEquals(0, splitCopies, "messages offered the split copy");
+                    assertEquals(peer ? 0 : tags.length - rdma, fragments, "messages sent in fragments");
+                }
             }
             else
             {
