@@ -29,4 +29,34 @@ final class AffineOp
     private AffineOp()
     {
     }
+
+    /** Rank {@code rank}'s operand of {@code count} elements: element i is (rank + 2 + i % 3, 5 rank + 1 + i). */
+    static long[] operand(final int rank, final int count)
+    {
+        final long[] v = new long[2 * count];
+        for (int i = 0; i < count; i++)
+        {
+            v[2 * i] = rank + 2 + i % 3;
+            v[2 * i + 1] = rank * 5 + 1 + i;
+        }
+        return v;
+    }
+
+    /** The operands of {@code ranks} (at least one), composed in list order: the reference result. */
+    static long[] fold(final int[] ranks, final int count)
+    {
+        long[] acc = operand(ranks[0], count);
+        for (int k = 1; k < ranks.length; k++)
+        {
+            final long[] b = operand(ranks[k], count);
+            final long[] next = new long[2 * count];
+            for (int i = 0; i < count; i++)
+            {
+                next[2 * i] = acc[2 * i] * b[2 * i];
+                next[2 * i + 1] = b[2 * i] * acc[2 * i + 1] + b[2 * i + 1];
+            }
+            acc = next;
+        }
+        return acc;
+    }
 }

@@ -95,31 +95,13 @@ final class IntercommFixture
 
     static long[] affine(final int world, final int count)
     {
-        final long[] v = new long[2 * count];
-        for (int i = 0; i < count; i++)
-        {
-            v[2 * i] = world + 2 + i % 3;
-            v[2 * i + 1] = world * 5 + 1 + i;
-        }
-        return v;
+        return AffineOp.operand(world, count);
     }
 
     /** The affine maps of {@code ranks}, composed in list order. */
     static long[] affineFold(final int[] ranks, final int count)
     {
-        long[] acc = affine(ranks[0], count);
-        for (int k = 1; k < ranks.length; k++)
-        {
-            final long[] b = affine(ranks[k], count);
-            final long[] next = new long[2 * count];
-            for (int i = 0; i < count; i++)
-            {
-                next[2 * i] = acc[2 * i] * b[2 * i];
-                next[2 * i + 1] = b[2 * i] * acc[2 * i + 1] + b[2 * i + 1];
-            }
-            acc = next;
-        }
-        return acc;
+        return AffineOp.fold(ranks, count);
     }
 
     /** A buffer of {@code length} guards. */

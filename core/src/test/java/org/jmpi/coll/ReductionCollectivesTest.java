@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import org.jmpi.Comm;
 import org.jmpi.Datatype;
@@ -135,30 +136,13 @@ class ReductionCollectivesTest
 
     private static long[] affine(final int rank, final int count)
     {
-        final long[] v = new long[2 * count];
-        for (int i = 0; i < count; i++)
-        {
-            v[2 * i] = rank + 2 + i % 3;
-            v[2 * i + 1] = rank * 5 + 1 + i;
-        }
-        return v;
+        return AffineOp.operand(rank, count);
     }
 
+    /** Ranks {@code from} to {@code to}'s operands composed in rank order. */
     private static long[] affineFold(final int from, final int to, final int count)
     {
-        long[] acc = affine(from, count);
-        for (int r = from + 1; r <= to; r++)
-        {
-            final long[] b = affine(r, count);
-            final long[] next = new long[2 * count];
-            for (int i = 0; i < count; i++)
-            {
-                next[2 * i] = acc[2 * i] * b[2 * i];
-                next[2 * i + 1] = b[2 * i] * acc[2 * i + 1] + b[2 * i + 1];
-            }
-            acc = next;
-        }
-        return acc;
+        return AffineOp.fold(IntStream.rangeClosed(from, to).toArray(), count);
     }
 
     @ParameterizedTest

@@ -8,6 +8,7 @@ import java.util.Locale;
 
 import org.jmpi.Comm;
 import org.jmpi.Mpi;
+import org.jmpi.bench.ThreadSwitches;
 
 /**
  * Where a small collective's time goes, block by block: after a warm-up, {@code blocks} blocks of
@@ -69,9 +70,9 @@ public final class CollTrace
                 world.barrier();
                 final long jit0 = jit.getTotalCompilationTime();
                 final long[] gc0 = gc();
-                final long[] cs0 = contextSwitches();
+                final long[] cs0 = ThreadSwitches.read();
                 final long total = timeBlock(call, ns, calls);
-                final long[] cs1 = contextSwitches();
+                final long[] cs1 = ThreadSwitches.read();
                 final long[] gc1 = gc();
                 long slow = 0;
                 long slowNs = 0;
@@ -112,34 +113,6 @@ public final class CollTrace
             ns[i] = System.nanoTime() - t;
         }
         return System.nanoTime() - begin;
-    }
-
-    /**
-     * The calling thread's voluntary (it blocked: a park) and involuntary (it was preempted) context switches so far,
-     * from /proc (Linux); zeros elsewhere.
-     */
-    private static long[] contextSwitches()
-    {
-        final long[] out = new long[2];
-        try
-        {
-            for (final String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/thread-self/status")))
-            {
-                if (line.startsWith("voluntary_ctxt_switches:"))
-                {
-                    out[0] = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-                }
-                else if (line.startsWith("nonvoluntary_ctxt_switches:"))
-                {
-                    out[1] = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-                }
-            }
-        }
-        catch (final java.io.IOException | RuntimeException ex)
-        {
-            // not Linux: no counts
-        }
-        return out;
     }
 
     /** Collections so far and their milliseconds, over every collector. */

@@ -14,6 +14,7 @@ import org.jmpi.Mpi;
 import org.jmpi.Op;
 import org.jmpi.Win;
 import org.jmpi.bench.BenchArgs;
+import org.jmpi.bench.ThreadSwitches;
 import org.jmpi.coarray.DoubleCoarray;
 import org.jmpi.coarray.Team;
 
@@ -374,7 +375,7 @@ public final class ConjugateGradient implements CgSolver
         cg.run(1);
         world.barrier();
         final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        final long[] switches0 = phases ? contextSwitches() : null;
+        final long[] switches0 = phases ? ThreadSwitches.read() : null;
         if (phases)
         {
             cg.timePhases();
@@ -414,7 +415,7 @@ public final class ConjugateGradient implements CgSolver
         {
             System.arraycopy(phaseNs, 0, mine, 0, names);
         }
-        final long[] switches = contextSwitches();
+        final long[] switches = ThreadSwitches.read();
         mine[names] = switches[0] - switches0[0];
         mine[names + 1] = switches[1] - switches0[1];
         final long[] all = new long[mine.length * world.size()];
@@ -438,31 +439,6 @@ public final class ConjugateGradient implements CgSolver
                 System.out.println(line);
             }
         }
-    }
-
-    /** The calling thread's voluntary and involuntary context switches (Linux; zeros elsewhere). */
-    static long[] contextSwitches()
-    {
-        final long[] out = new long[2];
-        try
-        {
-            for (final String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/thread-self/status")))
-            {
-                if (line.startsWith("voluntary_ctxt_switches:"))
-                {
-                    out[0] = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-                }
-                else if (line.startsWith("nonvoluntary_ctxt_switches:"))
-                {
-                    out[1] = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-                }
-            }
-        }
-        catch (final java.io.IOException | RuntimeException ex)
-        {
-            // not Linux: no counts
-        }
-        return out;
     }
 
     public static void main(final String[] args)
